@@ -1,0 +1,46 @@
+"""The scoring core: contracts, rule sets, scoring a hand, settle-up and standings arithmetic.
+
+Pure Python with no Django import: the rules live here and only here (DESIGN.md section 2).
+"""
+
+from scoring import presets, standings, table
+from scoring.contracts import (
+    ALL_PASSED,
+    CONTRACTS,
+    TRICKS_IN_HAND,
+    Contract,
+    Leader,
+    Trump,
+    TrumpKind,
+)
+from scoring.hands import Hand, InvalidHand, Result, score_hand, validate
+from scoring.presets import PRESETS, preset
+from scoring.rules import AllPassed, InvalidRuleSet, Payment, RuleSet, SitOut, Stake
+from scoring.settle import settle_up
+
+__all__ = [
+    "ALL_PASSED",
+    "CONTRACTS",
+    "PRESETS",
+    "TRICKS_IN_HAND",
+    "AllPassed",
+    "Contract",
+    "Hand",
+    "InvalidHand",
+    "InvalidRuleSet",
+    "Leader",
+    "Payment",
+    "Result",
+    "RuleSet",
+    "SitOut",
+    "Stake",
+    "Trump",
+    "TrumpKind",
+    "preset",
+    "presets",
+    "score_hand",
+    "settle_up",
+    "standings",
+    "table",
+    "validate",
+]
