@@ -1,0 +1,110 @@
+from django.contrib import admin
+
+from club.models import (
+    AuditEvent,
+    Club,
+    Hand,
+    Membership,
+    Night,
+    Player,
+    RuleSet,
+    ScoreLine,
+    Season,
+    Seat,
+    Table,
+)
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "unit_kind", "is_public"]
+    prepopulated_fields = {"slug": ["name"]}
+    search_fields = ["name"]
+    inlines = [MembershipInline]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["user", "club", "role"]
+    list_filter = ["club", "role"]
+    autocomplete_fields = ["user", "club"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "active"]
+    list_filter = ["club", "active"]
+    search_fields = ["name"]
+
+
+@admin.register(RuleSet)
+class RuleSetAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "preset", "created_at"]
+    list_filter = ["club"]
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "start", "end", "rule_set", "standings_method"]
+    list_filter = ["club"]
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    extra = 0
+    show_change_link = True
+
+
+@admin.register(Night)
+class NightAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "season", "date", "status"]
+    list_filter = ["status", "season__club"]
+    date_hierarchy = "date"
+    inlines = [TableInline]
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "night", "round_number"]
+    inlines = [SeatInline]
+
+
+class ScoreLineInline(admin.TabularInline):
+    model = ScoreLine
+    extra = 0
+    readonly_fields = ["player", "amount", "night", "season"]
+    can_delete = False
+
+
+@admin.register(Hand)
+class HandAdmin(admin.ModelAdmin):
+    """Read-mostly: corrections go through the table page, which rescores and audits them."""
+
+    list_display = ["__str__", "table", "declarer", "tricks", "made"]
+    list_filter = ["contract", "made"]
+    inlines = [ScoreLineInline]
+    readonly_fields = ["made", "over_tricks", "under_tricks", "version"]
+
+
+@admin.register(ScoreLine)
+class ScoreLineAdmin(admin.ModelAdmin):
+    list_display = ["hand", "player", "amount"]
+    readonly_fields = ["hand", "player", "amount", "night", "season"]
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(admin.ModelAdmin):
+    list_display = ["at", "user", "action", "subject", "club"]
+    list_filter = ["action", "club"]
+    readonly_fields = ["club", "night", "user", "at", "action", "subject", "before", "after"]

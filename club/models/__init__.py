@@ -1,0 +1,22 @@
+from club.models.audit import AuditEvent
+from club.models.clubs import Club, Membership, Player, Role
+from club.models.hands import Hand, ScoreLine
+from club.models.nights import Night, Seat, Table
+from club.models.rules import RuleSet
+from club.models.seasons import Season, StandingsMethod
+
+__all__ = [
+    "AuditEvent",
+    "Club",
+    "Hand",
+    "Membership",
+    "Night",
+    "Player",
+    "Role",
+    "RuleSet",
+    "ScoreLine",
+    "Season",
+    "Seat",
+    "StandingsMethod",
+    "Table",
+]

@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class AuditEvent(models.Model):
+    """Who changed what and when, with the values before and after."""
+
+    class Action(models.TextChoices):
+        CREATE = "create", "entered"
+        UPDATE = "update", "edited"
+        DELETE = "delete", "deleted"
+        CLOSE = "close", "closed"
+        REOPEN = "reopen", "reopened"
+
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="audit_events")
+    night = models.ForeignKey(
+        "club.Night", on_delete=models.CASCADE, null=True, blank=True, related_name="audit_events"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=10, choices=Action)
+    subject = models.CharField(max_length=120, help_text='What changed, e.g. "Table 2, hand 7".')
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["night", "at"], name="audit_night_at")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.get_action_display()} {self.subject}"

@@ -1,0 +1,81 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Lower
+
+
+class Club(models.Model):
+    class UnitKind(models.TextChoices):
+        MONEY = "money", "Money"
+        POINTS = "points", "Points"
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, unique=True)
+    unit_kind = models.CharField(max_length=10, choices=UnitKind, default=UnitKind.MONEY)
+    # Money is stored in minor units (pence, cents); the symbol and how many minor units make one
+    # major unit turn 120 into "£1.20". Points clubs show "120 pts".
+    currency_symbol = models.CharField(max_length=4, default="£", blank=True)
+    minor_units = models.PositiveIntegerField(default=100)
+    points_label = models.CharField(max_length=12, default="pts", blank=True)
+    is_public = models.BooleanField(
+        default=False, help_text="Anyone may read nights and standings without logging in."
+    )
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def format_amount(self, amount: int, signed: bool = False) -> str:
+        from club.money import format_amount
+
+        return format_amount(self, amount, signed=signed)
+
+
+class Role(models.TextChoices):
+    SECRETARY = "secretary", "Secretary"
+    SCORER = "scorer", "Table scorer"
+    VIEWER = "viewer", "Viewer"
+
+
+class Membership(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=Role, default=Role.VIEWER)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club"], name="membership_one_per_user_club"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()}, {self.club})"
+
+    @property
+    def can_score(self) -> bool:
+        return self.role in (Role.SECRETARY, Role.SCORER)
+
+    @property
+    def is_secretary(self) -> bool:
+        return self.role == Role.SECRETARY
+
+
+class Player(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=60)
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"), "club", name="player_name_unique_in_club_ignoring_case"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,118 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+import scoring
+
+CONTRACT_CHOICES = [(c.value, c.display_name) for c in scoring.Contract] + [
+    (scoring.ALL_PASSED, "All passed"),
+]
+TRUMP_CHOICES = [(t.value, t.display_name) for t in scoring.Trump]
+
+
+class Hand(models.Model):
+    """One physical hand as recorded at a table, with its scored result.
+
+    `made`, `over_tricks` and `under_tricks` are the scoring core's result, stored so pages can
+    count and filter without re-scoring; the amounts are the score lines.
+    """
+
+    table = models.ForeignKey("club.Table", on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    rule_set = models.ForeignKey("club.RuleSet", on_delete=models.PROTECT, related_name="hands")
+    dealer = models.ForeignKey("club.Player", on_delete=models.PROTECT, related_name="+")
+    sitting_out = models.ForeignKey(
+        "club.Player", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    contract = models.CharField(max_length=20, choices=CONTRACT_CHOICES)
+    declarer = models.ForeignKey(
+        "club.Player",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="declared_hands",
+    )
+    partner = models.ForeignKey(
+        "club.Player",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="partnered_hands",
+    )
+    trump = models.CharField(max_length=10, choices=TRUMP_CHOICES, blank=True)
+    tricks = models.PositiveSmallIntegerField(null=True, blank=True)
+    revoke_by = models.ForeignKey(
+        "club.Player", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    last_trick_by = models.ForeignKey(
+        "club.Player",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="General misère: the player who took the last trick and pays.",
+    )
+    notes = models.CharField(max_length=200, blank=True)
+    made = models.BooleanField(null=True)
+    over_tricks = models.PositiveSmallIntegerField(default=0)
+    under_tricks = models.PositiveSmallIntegerField(default=0)
+    version = models.PositiveIntegerField(default=1)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    entered_at = models.DateTimeField(auto_now_add=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique_at_table"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+            models.CheckConstraint(
+                condition=Q(tricks__isnull=True) | Q(tricks__lte=13), name="hand_tricks_0_to_13"
+            ),
+            models.CheckConstraint(
+                condition=Q(contract=scoring.ALL_PASSED)
+                | (Q(declarer__isnull=False) & Q(tricks__isnull=False)),
+                name="hand_contract_has_declarer_and_tricks",
+            ),
+            models.CheckConstraint(
+                condition=Q(partner__isnull=True)
+                | (Q(contract="prop_cop") & ~Q(partner=F("declarer"))),
+                name="hand_partner_only_for_prop_cop",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Hand {self.number} ({self.get_contract_display()})"
+
+
+class ScoreLine(models.Model):
+    """What one player won (+) or paid (-) on one hand, in the club's unit.
+
+    The night and season are copied from the hand so that standings and night totals are a single
+    indexed GROUP BY, with no joins through hands and tables.
+    """
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="score_lines")
+    player = models.ForeignKey("club.Player", on_delete=models.PROTECT, related_name="score_lines")
+    amount = models.IntegerField()
+    night = models.ForeignKey("club.Night", on_delete=models.CASCADE, related_name="score_lines")
+    season = models.ForeignKey("club.Season", on_delete=models.CASCADE, related_name="score_lines")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "player"], name="score_line_one_per_player"),
+        ]
+        indexes = [
+            models.Index(fields=["season", "player"], name="score_line_season_player"),
+            models.Index(fields=["night", "player"], name="score_line_night_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.amount}"

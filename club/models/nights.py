@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Night(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        CLOSED = "closed", "Closed"
+
+    season = models.ForeignKey("club.Season", on_delete=models.PROTECT, related_name="nights")
+    date = models.DateField()
+    title = models.CharField(max_length=80, blank=True)
+    status = models.CharField(max_length=6, choices=Status, default=Status.OPEN)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        indexes = [models.Index(fields=["season", "date"], name="night_season_date")]
+
+    def __str__(self) -> str:
+        return self.title or f"Club night {self.date:%d %b %Y}"
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status == self.Status.CLOSED
+
+    @property
+    def club(self):
+        return self.season.club
+
+
+class Table(models.Model):
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="tables")
+    round_number = models.PositiveSmallIntegerField(default=1)
+    number = models.PositiveSmallIntegerField()
+    # Position (0-based, in `Seat.position` order) of the player who deals hand 1.
+    first_dealer = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["round_number", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["night", "round_number", "number"], name="table_number_unique_in_round"
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+            models.CheckConstraint(
+                condition=Q(first_dealer__lte=4), name="table_first_dealer_is_a_seat"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"
+
+
+class Seat(models.Model):
+    """A player's seat at a table; positions go clockwise from 0."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    player = models.ForeignKey("club.Player", on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["table", "player"], name="seat_player_once_per_table"),
+            models.CheckConstraint(condition=Q(position__lte=4), name="seat_position_0_to_4"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.table} seat {self.position + 1}"

@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+from django.db import models
+
+import scoring
+
+
+class RuleSet(models.Model):
+    """A club's stakes and options, stored as the scoring core's plain dict.
+
+    Once any hand has been scored under it, it is frozen: hands keep the rules they were scored
+    under (DESIGN.md section 4); a change means copying it to a new rule set.
+    """
+
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="rule_sets")
+    name = models.CharField(max_length=80)
+    preset = models.CharField(
+        max_length=20, blank=True, help_text="The preset it was copied from, if any."
+    )
+    data = models.JSONField(help_text="scoring.RuleSet.to_dict()")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="ruleset_name_unique_in_club"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def rules(self) -> scoring.RuleSet:
+        cached = getattr(self, "_rules", None)
+        if cached is None or cached[0] != self.data:
+            cached = (self.data, scoring.RuleSet.from_dict(self.data))
+            self._rules = cached
+        return cached[1]
+
+    @property
+    def is_used(self) -> bool:
+        return self.hands.exists()

@@ -1,0 +1,312 @@
+"""Recording, correcting and deleting hands. Each change scores the hand with the scoring core and
+writes the hand, its score lines and an audit event in one transaction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+import scoring
+from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Table
+
+
+class HandConflict(Exception):
+    """The change cannot be made as asked (closed night, someone else changed the hand meanwhile);
+    the message says what to do."""
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    """A hand as entered at the table, before scoring."""
+
+    dealer: Player
+    contract: str  # a scoring.Contract key or scoring.ALL_PASSED
+    declarer: Player | None = None
+    partner: Player | None = None
+    tricks: int | None = None
+    revoke_by: Player | None = None
+    last_trick_by: Player | None = None
+    trump: str = ""
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class ScoredHand:
+    entry: HandEntry
+    sitting_out: Player | None
+    players: tuple[Player, ...]  # taking part, in seat order
+    result: scoring.Result
+
+    def amount(self, player: Player) -> int:
+        return self.result.amounts.get(_key(player), 0)
+
+
+def _key(player: Player | None) -> str | None:
+    return None if player is None else str(player.pk)
+
+
+def seated_players(table: Table) -> list[Player]:
+    """The table's players in seat order (uses a prefetched `seats` when there is one)."""
+    return [seat.player for seat in table.seats.all()]
+
+
+def score_entry(table: Table, entry: HandEntry, rules: scoring.RuleSet) -> ScoredHand:
+    """Score an entry at this table; raises scoring.InvalidHand with a message for the secretary."""
+    seats = seated_players(table)
+    keys = [_key(p) for p in seats]
+    if entry.dealer.pk not in {p.pk for p in seats}:
+        raise scoring.InvalidHand(f"The dealer {entry.dealer} is not at this table")
+    out_key = scoring.table.sitting_out(keys, _key(entry.dealer), rules)
+    sitting_out = next((p for p in seats if _key(p) == out_key), None)
+    players = tuple(p for p in seats if _key(p) != out_key)
+    for role, who in (
+        ("declarer", entry.declarer),
+        ("partner", entry.partner),
+        ("player who revoked", entry.revoke_by),
+        ("player who took the last trick", entry.last_trick_by),
+    ):
+        if who is not None and sitting_out is not None and who.pk == sitting_out.pk:
+            raise scoring.InvalidHand(f"{who} sits out this hand, so cannot be the {role}")
+    hand = scoring.Hand(
+        players=tuple(_key(p) for p in players),
+        contract=entry.contract,
+        declarer=_key(entry.declarer),
+        partner=_key(entry.partner),
+        tricks=entry.tricks,
+        revoke_by=_key(entry.revoke_by),
+        last_trick_by=_key(entry.last_trick_by),
+    )
+    names = {_key(p): str(p) for p in seats}
+    try:
+        result = scoring.score_hand(hand, rules)
+    except scoring.InvalidHand as error:
+        # The core names players by key; put their names back for the secretary.
+        message = str(error)
+        for key, name in names.items():
+            message = message.replace(f"'{key}'", name)
+        raise scoring.InvalidHand(message) from None
+    return ScoredHand(entry, sitting_out, players, result)
+
+
+def next_hand(table: Table) -> dict[str, Any]:
+    """Defaults for the next hand at the table: number, dealer, who sits out, rotating trump."""
+    seats = seated_players(table)
+    rules = table.night.season.rule_set.rules
+    last = table.hands.order_by("-number").select_related("dealer").first()
+    number = 1 if last is None else last.number + 1
+    if last is None:
+        dealer = seats[table.first_dealer % len(seats)]
+    else:
+        ids = [p.pk for p in seats]
+        position = ids.index(last.dealer_id) if last.dealer_id in ids else -1
+        dealer = seats[(position + 1) % len(seats)]
+    keys = [_key(p) for p in seats]
+    out_key = scoring.table.sitting_out(keys, _key(dealer), rules)
+    trump = scoring.table.trump_for(rules, number)
+    return {
+        "number": number,
+        "dealer": dealer,
+        "sitting_out": next((p for p in seats if _key(p) == out_key), None),
+        "trump": trump.value if trump else "",
+    }
+
+
+def snapshot(hand: Hand) -> dict[str, Any]:
+    """The hand as the audit trail keeps it: names, not ids, so it reads after renames too."""
+
+    def name(player: Player | None) -> str | None:
+        return None if player is None else player.name
+
+    return {
+        "table": hand.table.number,
+        "number": hand.number,
+        "dealer": name(hand.dealer),
+        "contract": hand.contract,
+        "declarer": name(hand.declarer),
+        "partner": name(hand.partner),
+        "tricks": hand.tricks,
+        "revoke_by": name(hand.revoke_by),
+        "last_trick_by": name(hand.last_trick_by),
+        "trump": hand.trump,
+        "notes": hand.notes,
+        "amounts": {line.player.name: line.amount for line in hand.score_lines.all()},
+    }
+
+
+def _check_open(night: Night) -> None:
+    if night.is_closed:
+        raise HandConflict("This night is closed. A secretary must reopen it before any change.")
+
+
+def _apply(hand: Hand, scored: ScoredHand) -> None:
+    entry, result = scored.entry, scored.result
+    hand.dealer = entry.dealer
+    hand.sitting_out = scored.sitting_out
+    hand.contract = entry.contract
+    hand.declarer = entry.declarer
+    hand.partner = entry.partner
+    hand.tricks = entry.tricks
+    hand.revoke_by = entry.revoke_by
+    hand.last_trick_by = entry.last_trick_by
+    hand.trump = entry.trump
+    hand.notes = entry.notes
+    hand.made = None if result.contract is None else result.made
+    hand.over_tricks = result.over_tricks
+    hand.under_tricks = result.under_tricks
+
+
+def _write_lines(hand: Hand, scored: ScoredHand) -> None:
+    night = hand.table.night
+    ScoreLine.objects.bulk_create(
+        ScoreLine(
+            hand=hand,
+            player=p,
+            amount=scored.amount(p),
+            night_id=night.pk,
+            season_id=night.season_id,
+        )
+        for p in scored.players
+    )
+
+
+def _subject(hand: Hand) -> str:
+    return f"Table {hand.table.number}, hand {hand.number}"
+
+
+def _audit(hand: Hand, user: AbstractBaseUser, action: str, before: Any, after: Any) -> None:
+    night = hand.table.night
+    AuditEvent.objects.create(
+        club_id=night.season.club_id,
+        night=night,
+        user=user,
+        action=action,
+        subject=_subject(hand),
+        before=before,
+        after=after,
+    )
+
+
+def record_hand(
+    table: Table, entry: HandEntry, user: AbstractBaseUser, expected_number: int | None = None
+) -> Hand:
+    """Append a hand to the table. `expected_number` is the number the form showed: if someone
+    else saved that hand meanwhile, refuse rather than record the same hand twice."""
+    with transaction.atomic():
+        # Lock the table row so that two scorers saving at once take turns.
+        locked = Table.objects.select_for_update().select_related("night").get(pk=table.pk)
+        _check_open(locked.night)
+        rule_set = table.night.season.rule_set
+        scored = score_entry(table, entry, rule_set.rules)
+        last = locked.hands.order_by("-number").values_list("number", flat=True).first()
+        number = (last or 0) + 1
+        if expected_number is not None and expected_number != number:
+            raise HandConflict(
+                f"Hand {number - 1} was saved by someone else while you were entering this one. "
+                "Check the sheet, then enter the hand again if it is still missing."
+            )
+        hand = Hand(table=table, number=number, rule_set=rule_set, entered_by=user, updated_by=user)
+        _apply(hand, scored)
+        try:
+            with transaction.atomic():
+                hand.save()
+        except IntegrityError:
+            raise HandConflict(
+                f"Hand {number} was saved by someone else at the same moment. Check the sheet."
+            ) from None
+        _write_lines(hand, scored)
+        _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand))
+    return hand
+
+
+def update_hand(hand: Hand, entry: HandEntry, user: AbstractBaseUser, version: int) -> Hand:
+    """Correct a hand; refused if it changed since the form was opened (`version`)."""
+    with transaction.atomic():
+        current = (
+            Hand.objects.select_for_update()
+            .select_related("table", "table__night", "table__night__season", "rule_set")
+            .get(pk=hand.pk)
+        )
+        _check_open(current.table.night)
+        if current.version != version:
+            raise HandConflict(
+                f"Hand {current.number} was changed by someone else after you opened it. "
+                "Your change was not saved: look at the hand again and redo it."
+            )
+        before = snapshot(current)
+        # A hand keeps the rules it was scored under (DESIGN.md section 4).
+        scored = score_entry(current.table, entry, current.rule_set.rules)
+        _apply(current, scored)
+        current.updated_by = user
+        current.version = F("version") + 1
+        current.save()
+        current.refresh_from_db()
+        current.score_lines.all().delete()
+        _write_lines(current, scored)
+        _audit(current, user, AuditEvent.Action.UPDATE, before, snapshot(current))
+    return current
+
+
+def delete_hand(hand: Hand, user: AbstractBaseUser, version: int | None = None) -> None:
+    """Delete a hand; the later hands at the table move up one so the numbering has no gap."""
+    with transaction.atomic():
+        current = (
+            Hand.objects.select_for_update()
+            .select_related("table", "table__night", "table__night__season")
+            .get(pk=hand.pk)
+        )
+        _check_open(current.table.night)
+        if version is not None and current.version != version:
+            raise HandConflict(
+                f"Hand {current.number} was changed by someone else after you opened it. "
+                "It was not deleted: look at it again first."
+            )
+        before = snapshot(current)
+        table, number = current.table, current.number
+        _audit(current, user, AuditEvent.Action.DELETE, before, None)
+        current.delete()
+        # One at a time, lowest first, so the (table, number) constraint never sees a duplicate.
+        for later in table.hands.filter(number__gt=number).order_by("number"):
+            later.number -= 1
+            later.save(update_fields=["number"])
+
+
+def close_night(night: Night, user: AbstractBaseUser) -> None:
+    from django.utils import timezone
+
+    with transaction.atomic():
+        locked = Night.objects.select_for_update().get(pk=night.pk)
+        if locked.is_closed:
+            raise HandConflict("This night is already closed.")
+        locked.status = Night.Status.CLOSED
+        locked.closed_at = timezone.now()
+        locked.closed_by = user
+        locked.save(update_fields=["status", "closed_at", "closed_by"])
+        AuditEvent.objects.create(
+            club_id=night.season.club_id,
+            night=night,
+            user=user,
+            action=AuditEvent.Action.CLOSE,
+            subject=str(night),
+        )
+
+
+def reopen_night(night: Night, user: AbstractBaseUser) -> None:
+    with transaction.atomic():
+        locked = Night.objects.select_for_update().get(pk=night.pk)
+        if not locked.is_closed:
+            raise HandConflict("This night is already open.")
+        locked.status = Night.Status.OPEN
+        locked.closed_at = None
+        locked.closed_by = None
+        locked.save(update_fields=["status", "closed_at", "closed_by"])
+        AuditEvent.objects.create(
+            club_id=night.season.club_id,
+            night=night,
+            user=user,
+            action=AuditEvent.Action.REOPEN,
+            subject=str(night),
+        )

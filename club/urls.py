@@ -1,0 +1,14 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from club.views import clubs, hands, nights, setup
+
+# Everything about one club lives under /c/<slug>/, and every view checks the user's role there.
+club_patterns = clubs.urlpatterns + setup.urlpatterns + nights.urlpatterns + hands.urlpatterns
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("", clubs.home, name="home"),
+    path("c/<slug:slug>/", include(club_patterns)),
+]
