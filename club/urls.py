@@ -1,10 +1,17 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from club.views import clubs, hands, nights, setup
+from club.views import clubs, hands, nights, players, setup, standings
 
 # Everything about one club lives under /c/<slug>/, and every view checks the user's role there.
-club_patterns = clubs.urlpatterns + setup.urlpatterns + nights.urlpatterns + hands.urlpatterns
+club_patterns = (
+    clubs.urlpatterns
+    + setup.urlpatterns
+    + nights.urlpatterns
+    + hands.urlpatterns
+    + standings.urlpatterns
+    + players.urlpatterns
+)
 
 urlpatterns = [
     path("admin/", admin.site.urls),
