@@ -1,0 +1,45 @@
+"""Template helpers shared by every page: money in the club's unit and role checks."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html
+
+from club import access
+from club.models import Club
+
+register = template.Library()
+
+
+@register.filter
+def money(amount: int | None, club: Club) -> str:
+    """`{{ amount|money:club }}` -> "£1.20", "-£0.35" or "12 pts"."""
+    if amount is None:
+        return ""
+    return club.format_amount(amount)
+
+
+@register.filter
+def signed_money(amount: int | None, club: Club) -> str:
+    """Like `money` but with a + on gains: "+£1.20"."""
+    if amount is None:
+        return ""
+    return club.format_amount(amount, signed=True)
+
+
+@register.simple_tag
+def amount_cell(amount: int | None, club: Club) -> str:
+    """A coloured, signed amount for sheets: gains green, losses red, zero muted."""
+    if amount is None:
+        return ""
+    css = "gain" if amount > 0 else "loss" if amount < 0 else "muted"
+    return format_html('<span class="{}">{}</span>', css, club.format_amount(amount, signed=True))
+
+
+@register.simple_tag(takes_context=True)
+def user_can(context: template.Context, club: Club, power: str) -> bool:
+    """`{% user_can club "manage" as can_manage %}`: power is read, score or manage."""
+    request = context.get("request")
+    if request is None:
+        return False
+    return access.can(request.user, club, power)
