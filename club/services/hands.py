@@ -142,7 +142,8 @@ def _check_open(night: Night) -> None:
         raise HandConflict("This night is closed. A secretary must reopen it before any change.")
 
 
-def _apply(hand: Hand, scored: ScoredHand) -> None:
+def apply_result(hand: Hand, scored: ScoredHand) -> None:
+    """Copy the entry and its scored result onto the hand (not saved)."""
     entry, result = scored.entry, scored.result
     hand.dealer = entry.dealer
     hand.sitting_out = scored.sitting_out
@@ -159,9 +160,11 @@ def _apply(hand: Hand, scored: ScoredHand) -> None:
     hand.under_tricks = result.under_tricks
 
 
-def _write_lines(hand: Hand, scored: ScoredHand) -> None:
+def score_lines_for(hand: Hand, scored: ScoredHand) -> list[ScoreLine]:
+    """The unsaved score lines of a scored hand: one per player taking part (seed_demo bulk-creates
+    these directly, so every way of writing a hand builds its lines here)."""
     night = hand.table.night
-    ScoreLine.objects.bulk_create(
+    return [
         ScoreLine(
             hand=hand,
             player=p,
@@ -170,7 +173,11 @@ def _write_lines(hand: Hand, scored: ScoredHand) -> None:
             season_id=night.season_id,
         )
         for p in scored.players
-    )
+    ]
+
+
+def _write_lines(hand: Hand, scored: ScoredHand) -> None:
+    ScoreLine.objects.bulk_create(score_lines_for(hand, scored))
 
 
 def _subject(hand: Hand) -> str:
@@ -209,7 +216,7 @@ def record_hand(
                 "Check the sheet, then enter the hand again if it is still missing."
             )
         hand = Hand(table=table, number=number, rule_set=rule_set, entered_by=user, updated_by=user)
-        _apply(hand, scored)
+        apply_result(hand, scored)
         try:
             with transaction.atomic():
                 hand.save()
@@ -239,7 +246,7 @@ def update_hand(hand: Hand, entry: HandEntry, user: AbstractBaseUser, version: i
         before = snapshot(current)
         # A hand keeps the rules it was scored under (DESIGN.md section 4).
         scored = score_entry(current.table, entry, current.rule_set.rules)
-        _apply(current, scored)
+        apply_result(current, scored)
         current.updated_by = user
         current.version = F("version") + 1
         current.save()
