@@ -54,9 +54,18 @@ def seated_players(table: Table) -> list[Player]:
     return [seat.player for seat in table.seats.all()]
 
 
-def score_entry(table: Table, entry: HandEntry, rules: scoring.RuleSet) -> ScoredHand:
-    """Score an entry at this table; raises scoring.InvalidHand with a message for the secretary."""
-    seats = seated_players(table)
+def score_entry(
+    table: Table,
+    entry: HandEntry,
+    rules: scoring.RuleSet,
+    seats: list[Player] | None = None,
+) -> ScoredHand:
+    """Score an entry at this table; raises scoring.InvalidHand with a message for the secretary.
+
+    `seats` (the table's players in seat order) saves a query when the caller has them already.
+    """
+    if seats is None:
+        seats = seated_players(table)
     keys = [_key(p) for p in seats]
     if entry.dealer.pk not in {p.pk for p in seats}:
         raise scoring.InvalidHand(f"The dealer {entry.dealer} is not at this table")

@@ -35,3 +35,15 @@ def create_night(
                 Seat(table=table, position=i, player=p) for i, p in enumerate(players)
             )
     return night
+
+
+def delete_club(club: Club) -> None:
+    """Delete a club and everything in it (demo and benchmark data; protected rows go first)."""
+    from club.models import Hand, ScoreLine
+
+    with transaction.atomic():
+        ScoreLine.objects.filter(season__club=club).delete()
+        Hand.objects.filter(table__night__season__club=club).delete()
+        Night.objects.filter(season__club=club).delete()
+        Season.objects.filter(club=club).delete()
+        club.delete()

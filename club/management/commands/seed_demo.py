@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from club.models import Club
+from club.services import demo
+
+
+class Command(BaseCommand):
+    help = (
+        "Load a demo club: players, a season of weekly nights and their hands under a preset. "
+        "--hands N makes a large data set (about 4 score lines a hand) for benchmarks."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--hands", type=int, default=600, help="hands to create (default 600)")
+        parser.add_argument("--club", default="demo", help="the club's slug (default demo)")
+        parser.add_argument("--preset", default="hoyle", help="rule-set preset (default hoyle)")
+        parser.add_argument("--players", type=int, default=None, help="players in the club")
+        parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+        parser.add_argument(
+            "--reset", action="store_true", help="delete the club first if it exists"
+        )
+        parser.add_argument(
+            "--if-missing", action="store_true", help="do nothing when the club already exists"
+        )
+
+    def handle(self, *args: object, **options: object) -> None:
+        slug = str(options["club"])
+        hands = int(options["hands"])  # type: ignore[arg-type]
+        if hands < 1:
+            raise CommandError("--hands must be at least 1")
+        existing = Club.objects.filter(slug=slug)
+        if existing.exists():
+            if options["if_missing"]:
+                self.stdout.write(f"Club {slug!r} already exists; nothing to do.")
+                return
+            if not options["reset"]:
+                raise CommandError(f"Club {slug!r} exists already: add --reset to replace it.")
+            from club.services.setup import delete_club
+
+            delete_club(existing.get())
+        players = options["players"] or (16 if hands <= 5000 else 40)
+        summary = demo.seed(
+            slug=slug,
+            hands=hands,
+            preset=str(options["preset"]),
+            players=int(players),  # type: ignore[arg-type]
+            seed=int(options["seed"]),  # type: ignore[arg-type]
+            name="Crown & Anchor Solo School" if slug == "demo" else f"Benchmark club {slug}",
+        )
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Club {summary.club.name!r} (/c/{slug}/): {summary.nights} nights, "
+                f"{summary.hands} hands, {summary.score_lines} score lines."
+            )
+        )
+        self.stdout.write(
+            f"Demo logins: secretary, scorer, viewer; password {demo.DEMO_PASSWORD!r}"
+        )

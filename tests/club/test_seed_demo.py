@@ -1,0 +1,53 @@
+"""seed_demo: realistic data whose every amount is what the scoring core says."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db.models import Count, Sum
+
+import scoring
+from club.models import Club, Hand, Night, ScoreLine
+
+
+@pytest.mark.django_db
+def test_seed_demo_creates_a_scored_season_with_logins(django_user_model):
+    call_command("seed_demo", "--hands", "300")
+    club = Club.objects.get(slug="demo")
+    assert Hand.objects.filter(table__night__season__club=club).count() == 300
+    # Four players take part in every hand (tables of 4 and 5), so four lines per hand.
+    assert ScoreLine.objects.filter(season__club=club).count() == 1200
+    # Hoyle pays per opponent: every night nets to zero.
+    per_night = ScoreLine.objects.values("night").annotate(total=Sum("amount"))
+    assert {row["total"] for row in per_night} == {0}
+    assert Night.objects.filter(status="open").count() == 1
+    assert django_user_model.objects.get(username="secretary").check_password("solo-demo")
+    # Rescore a sample of hands with the core and compare with the stored lines.
+    rules = scoring.preset("hoyle")
+    for hand in Hand.objects.exclude(contract=scoring.ALL_PASSED).order_by("id")[:40]:
+        lines = {str(sl.player_id): sl.amount for sl in hand.score_lines.all()}
+        result = scoring.score_hand(
+            scoring.Hand(
+                players=tuple(lines),
+                contract=hand.contract,
+                declarer=str(hand.declarer_id),
+                partner=str(hand.partner_id) if hand.partner_id else None,
+                tricks=hand.tricks,
+                revoke_by=str(hand.revoke_by_id) if hand.revoke_by_id else None,
+            ),
+            rules,
+        )
+        assert result.amounts == lines
+    # Several contracts appear, as on a real night.
+    contracts = Hand.objects.values("contract").annotate(n=Count("id"))
+    assert len(contracts) >= 6
+
+
+@pytest.mark.django_db
+def test_seed_demo_refuses_to_overwrite_without_reset():
+    call_command("seed_demo", "--hands", "20")
+    with pytest.raises(CommandError, match="--reset"):
+        call_command("seed_demo", "--hands", "20")
+    call_command("seed_demo", "--hands", "20", "--if-missing")
+    call_command("seed_demo", "--hands", "40", "--reset")
+    assert Hand.objects.count() == 40
