@@ -10,3 +10,7 @@ from club.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
+
+# Tests serve static files from the app folders; there is no collectstatic output to scan.
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True

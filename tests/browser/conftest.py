@@ -1,0 +1,44 @@
+"""Playwright in Debian's Chromium (headless) against pytest-django's live server."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; Django's ORM calls beside it are safe
+# here because the test and the live server use separate connections.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "headless": True,
+        "args": [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    }
+
+
+@pytest.fixture
+def logged_in(page, live_server, secretary):
+    """A page logged in as the club's secretary."""
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "sec")
+    page.fill("#id_password", "pw-sec")
+    page.click("button[type=submit]")
+    page.wait_for_load_state()
+    return page
