@@ -4,6 +4,7 @@ from club.models.hands import Hand, ScoreLine
 from club.models.nights import Night, Seat, Table
 from club.models.rules import RuleSet
 from club.models.seasons import Season, StandingsMethod
+from club.models.totals import NightTotal
 
 __all__ = [
     "AuditEvent",
@@ -11,6 +12,7 @@ __all__ = [
     "Hand",
     "Membership",
     "Night",
+    "NightTotal",
     "Player",
     "Role",
     "RuleSet",

@@ -102,6 +102,13 @@ class ScoreLine(models.Model):
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="score_lines")
     player = models.ForeignKey("club.Player", on_delete=models.PROTECT, related_name="score_lines")
     amount = models.IntegerField()
+    # The same hand scored under the season's ladder rule set (Season.standings_rule_set, e.g.
+    # winner-only points); equal to `amount` when the season has no ladder rule set of its own.
+    points = models.IntegerField(default=0)
+    # This player called the contract (the proposer, for Prop & Cop), and made it: the standings
+    # count contracts declared and made from these without joining the hands.
+    declared = models.BooleanField(default=False)
+    declared_made = models.BooleanField(default=False)
     night = models.ForeignKey("club.Night", on_delete=models.CASCADE, related_name="score_lines")
     season = models.ForeignKey("club.Season", on_delete=models.CASCADE, related_name="score_lines")
 
@@ -112,6 +119,17 @@ class ScoreLine(models.Model):
         indexes = [
             models.Index(fields=["season", "player"], name="score_line_season_player"),
             models.Index(fields=["night", "player"], name="score_line_night_player"),
+            # A player's contracts (player page) and the season's biggest wins (club home).
+            models.Index(
+                fields=["season", "player"],
+                condition=Q(declared=True),
+                name="score_line_declared_player",
+            ),
+            models.Index(
+                fields=["season", "-amount"],
+                condition=Q(declared=True),
+                name="score_line_declared_amount",
+            ),
         ]
 
     def __str__(self) -> str:

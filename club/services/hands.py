@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 import scoring
-from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Table
+from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table
 
 
 class HandConflict(Exception):
@@ -169,15 +169,49 @@ def apply_result(hand: Hand, scored: ScoredHand) -> None:
     hand.under_tricks = result.under_tricks
 
 
+def _ladder_amounts(scored: ScoredHand, season: Season) -> dict[str, int]:
+    """The same hand scored under the season's ladder rule set (e.g. winner-only points, while
+    the night settles money under the season's stakes); the hand's own amounts when the season
+    has no ladder rule set."""
+    if season.standings_rule_set_id is None:
+        return scored.result.amounts
+    entry = scored.entry
+    hand = scoring.Hand(
+        players=tuple(_key(p) for p in scored.players),
+        contract=entry.contract,
+        declarer=_key(entry.declarer),
+        partner=_key(entry.partner),
+        tricks=entry.tricks,
+        revoke_by=_key(entry.revoke_by),
+        last_trick_by=_key(entry.last_trick_by),
+    )
+    try:
+        return scoring.score_hand(hand, season.standings_rule_set.rules).amounts
+    except scoring.InvalidHand:
+        # Only an all-passed hand can be valid under one rule set and not another (a general
+        # misère needs whoever took the last trick): under the ladder's rules nobody scores.
+        return {}
+
+
 def score_lines_for(hand: Hand, scored: ScoredHand) -> list[ScoreLine]:
     """The unsaved score lines of a scored hand: one per player taking part (seed_demo bulk-creates
-    these directly, so every way of writing a hand builds its lines here)."""
+    these directly, so every way of writing a hand builds its lines here).
+
+    Each line also carries the hand scored under the season's ladder rule set (`points`) and
+    whether this player declared the contract and made it, which the database sums into the
+    night totals the standings read (club.models.NightTotal)."""
     night = hand.table.night
+    points = _ladder_amounts(scored, night.season)
+    declarer = _key(scored.entry.declarer)
+    made = scored.result.contract is not None and scored.result.made
     return [
         ScoreLine(
             hand=hand,
             player=p,
             amount=scored.amount(p),
+            points=points.get(_key(p), 0),
+            declared=_key(p) == declarer,
+            declared_made=_key(p) == declarer and made,
             night_id=night.pk,
             season_id=night.season_id,
         )
