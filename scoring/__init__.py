@@ -3,7 +3,7 @@
 Pure Python with no Django import: the rules live here and only here (DESIGN.md section 2).
 """
 
-from scoring import presets, standings, table
+from scoring import presets, seating, standings, table
 from scoring.contracts import (
     ALL_PASSED,
     CONTRACTS,
@@ -39,6 +39,7 @@ __all__ = [
     "preset",
     "presets",
     "score_hand",
+    "seating",
     "settle_up",
     "standings",
     "table",
