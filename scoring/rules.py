@@ -60,7 +60,37 @@ class RuleSet:
     source: str = ""  # where the figures come from
 
     def __post_init__(self) -> None:
+        self._coerce()
         self.validate()
+
+    def _coerce(self) -> None:
+        """Turn plain strings into the enums the scoring reads (RuleSet(payment="winner_only"),
+        rules.copy(all_passed="general_misere")): a plain string would otherwise never compare
+        `is` equal to the enum member and be silently scored as the default."""
+        for key, enum in (("payment", Payment), ("all_passed", AllPassed), ("sit_out", SitOut)):
+            value = getattr(self, key)
+            if not isinstance(value, enum):
+                try:
+                    object.__setattr__(self, key, enum(value))
+                except ValueError:
+                    choices = ", ".join(m.value for m in enum)
+                    raise InvalidRuleSet(key, f"must be one of {choices}") from None
+        if not isinstance(self.stakes, dict):
+            raise InvalidRuleSet("stakes", "must map each contract to its stake")
+        stakes: dict[Any, Any] = {}
+        for key, stake in self.stakes.items():
+            if isinstance(key, str) and key in Contract._value2member_map_:
+                key = Contract(key)
+            if not isinstance(stake, Stake):
+                raise InvalidRuleSet(f"stakes.{key}", "must give base, over and under")
+            stakes[key] = stake
+        object.__setattr__(self, "stakes", stakes)
+        if not isinstance(self.trump_rotation, list | tuple):
+            raise InvalidRuleSet("trump_rotation", "must be a list of suits")
+        try:
+            object.__setattr__(self, "trump_rotation", tuple(Trump(t) for t in self.trump_rotation))
+        except ValueError:
+            raise InvalidRuleSet("trump_rotation", "holds something that is not a suit") from None
 
     def stake(self, contract: Contract) -> Stake:
         return self.stakes[contract]
@@ -92,9 +122,17 @@ class RuleSet:
                     f"{higher.display_name} ({self.stakes[higher].base}) cannot be worth less "
                     f"than {lower.display_name} ({self.stakes[lower].base}), the lower call",
                 )
-        if not isinstance(self.revoke_tricks, int) or not 0 <= self.revoke_tricks <= 13:
+        if (
+            not isinstance(self.revoke_tricks, int)
+            or isinstance(self.revoke_tricks, bool)
+            or not 0 <= self.revoke_tricks <= 13
+        ):
             raise InvalidRuleSet("revoke_tricks", "must be between 0 and 13")
-        if not isinstance(self.general_misere_stake, int) or self.general_misere_stake < 0:
+        if (
+            not isinstance(self.general_misere_stake, int)
+            or isinstance(self.general_misere_stake, bool)
+            or self.general_misere_stake < 0
+        ):
             raise InvalidRuleSet("general_misere_stake", "must be a whole number, zero or more")
         if self.all_passed is AllPassed.GENERAL_MISERE and self.general_misere_stake == 0:
             raise InvalidRuleSet(
