@@ -1,0 +1,410 @@
+"""Forms of the club set-up: club settings, players, seasons, rule sets and members.
+
+Every form that names or picks club objects is given the club, so that its choices and its
+uniqueness checks are scoped to that club and nothing else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+
+import scoring
+from club.models import Club, Player, Role, RuleSet, Season, StandingsMethod
+
+# The suits of a rotating trump, one step a hand (the anna-cubed cycle).
+DEFAULT_TRUMP_ROTATION = (
+    scoring.Trump.HEARTS,
+    scoring.Trump.CLUBS,
+    scoring.Trump.DIAMONDS,
+    scoring.Trump.SPADES,
+    scoring.Trump.NO_TRUMPS,
+)
+
+DECIMALS_CHOICES = [
+    (100, "2 decimal places (pence, cents)"),
+    (1, "None: whole units"),
+    (10, "1 decimal place"),
+    (1000, "3 decimal places"),
+]
+
+
+class ClubSettingsForm(forms.ModelForm):
+    minor_units = forms.TypedChoiceField(
+        label="Money shown with",
+        choices=DECIMALS_CHOICES,
+        coerce=int,
+        help_text="Amounts are stored in the smallest unit: with 2 decimal places, 120 is £1.20.",
+    )
+
+    class Meta:
+        model = Club
+        fields = [
+            "name",
+            "unit_kind",
+            "currency_symbol",
+            "minor_units",
+            "points_label",
+            "is_public",
+        ]
+        labels = {
+            "name": "Club name",
+            "unit_kind": "Play for",
+            "currency_symbol": "Currency symbol",
+            "points_label": "Points label",
+            "is_public": "Public: anyone may read nights, players and standings",
+        }
+        help_texts = {
+            "unit_kind": "Changing this after hands are scored only changes how amounts are shown.",
+            "currency_symbol": "£, $, € ... (for money)",
+            "points_label": 'Shown after points, e.g. "pts" (for points)',
+            "is_public": "",
+        }
+        widgets = {"unit_kind": forms.RadioSelect}
+
+    def clean_name(self) -> str:
+        return self.cleaned_data["name"].strip()
+
+
+class PlayerForm(forms.ModelForm):
+    """Add or rename a player; names are unique in the club whatever their case."""
+
+    class Meta:
+        model = Player
+        fields = ["name", "active"]
+        labels = {"active": "Active (offered when seating a night)"}
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+        if self.instance.pk is None:
+            del self.fields["active"]
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError("A player needs a name.")
+        clash = self.club.players.filter(name__iexact=name).exclude(pk=self.instance.pk).first()
+        if clash is not None:
+            raise forms.ValidationError(
+                f"There is already a player called {clash.name} in this club."
+            )
+        return name
+
+    def save(self, commit: bool = True) -> Player:
+        self.instance.club = self.club
+        return super().save(commit)
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__(attrs, format="%Y-%m-%d")
+
+
+class SeasonForm(forms.ModelForm):
+    class Meta:
+        model = Season
+        fields = [
+            "name",
+            "start",
+            "end",
+            "rule_set",
+            "standings_method",
+            "standings_rule_set",
+            "min_nights",
+            "best_nights",
+        ]
+        labels = {
+            "start": "Starts",
+            "end": "Ends",
+            "rule_set": "Rule set (the stakes nights settle under)",
+            "standings_rule_set": "Standings rule set",
+            "min_nights": "Nights to qualify",
+            "best_nights": "Best N nights count",
+        }
+        widgets = {"start": DateInput(), "end": DateInput()}
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+        rule_sets = RuleSet.objects.filter(club=club)
+        self.fields["rule_set"].queryset = rule_sets
+        self.fields["standings_rule_set"].queryset = rule_sets
+        self.fields["standings_rule_set"].empty_label = "None: the season's own rule set"
+        self.fields["standings_method"].choices = StandingsMethod.choices
+        if self.instance.pk and self.instance.score_lines.exists():
+            # Hands keep the rules they were scored under; moving a season with scored hands to
+            # other rules would mix two rule sets in one night.
+            self.fields["rule_set"].disabled = True
+            self.fields[
+                "rule_set"
+            ].help_text = "This season has scored hands, so its rule set can no longer change."
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        clash = self.club.seasons.filter(name__iexact=name).exclude(pk=self.instance.pk)
+        if clash.exists():
+            raise forms.ValidationError(f"There is already a season called {name}.")
+        return name
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        start, end = data.get("start"), data.get("end")
+        if start and end and end < start:
+            self.add_error("end", "The season must end on or after the day it starts.")
+        return data
+
+    def save(self, commit: bool = True) -> Season:
+        self.instance.club = self.club
+        return super().save(commit)
+
+
+def preset_choices() -> list[tuple[str, str]]:
+    labels = {
+        "hoyle": "Hoyle: pence, 6/12/18, over- and under-tricks, paid per opponent",
+        "standard": "Standard: units, 1/2/3/4/6, paid per opponent",
+        "anna-cubed": "Anna Cubed: points to the winner only, rotating trumps",
+        "cents": "Cents: 10/25/50/60/75/100 cents, paid per opponent",
+    }
+    return [(key, labels.get(key, key)) for key in scoring.PRESETS]
+
+
+class RuleSetNameMixin:
+    club: Club
+    instance_pk: int | None = None
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()  # type: ignore[attr-defined]
+        if not name:
+            raise forms.ValidationError("A rule set needs a name.")
+        clash = RuleSet.objects.filter(club=self.club, name__iexact=name).exclude(
+            pk=self.instance_pk
+        )
+        if clash.exists():
+            raise forms.ValidationError(f"There is already a rule set called {name}.")
+        return name
+
+
+class RuleSetPresetForm(RuleSetNameMixin, forms.Form):
+    preset = forms.ChoiceField(label="Start from", widget=forms.RadioSelect)
+    name = forms.CharField(max_length=80, help_text="What the club calls it, e.g. House rules.")
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.fields["preset"].choices = preset_choices()
+
+
+def stake_field(contract: scoring.Contract, part: str) -> str:
+    return f"stake_{contract.value}_{part}"
+
+
+class RuleSetForm(RuleSetNameMixin, forms.Form):
+    """A rule set's stakes and options; the scoring core validates the whole and its message is
+    shown beside the field it names."""
+
+    name = forms.CharField(max_length=80)
+    payment = forms.ChoiceField(
+        choices=[
+            (scoring.Payment.PER_OPPONENT.value, "Per opponent: the losing side pays each winner"),
+            (scoring.Payment.WINNER_ONLY.value, "Winner only: a made contract scores points"),
+        ],
+        widget=forms.RadioSelect,
+    )
+    prop_cop_slam_double = forms.BooleanField(
+        required=False, label="A Prop & Cop slam (13 tricks) counts its over-tricks double"
+    )
+    revoke_tricks = forms.IntegerField(
+        label="Revoke penalty (tricks)",
+        widget=forms.NumberInput(attrs={"min": 0, "max": 13}),
+        help_text="Tricks moved from the revoking side to the other side.",
+    )
+    all_passed = forms.ChoiceField(
+        label="When everyone passes",
+        choices=[
+            (scoring.AllPassed.REDEAL.value, "Redeal: throw in, the next dealer deals"),
+            (scoring.AllPassed.GOULASH.value, "Goulash: re-deal unshuffled, no score"),
+            (
+                scoring.AllPassed.GENERAL_MISERE.value,
+                "General misère: the taker of the last trick pays each other player",
+            ),
+        ],
+    )
+    general_misere_stake = forms.IntegerField(
+        label="General misère stake",
+        widget=forms.NumberInput(attrs={"min": 0}),
+        help_text="Paid to each other player by the taker of the last trick.",
+    )
+    sit_out = forms.ChoiceField(
+        label="At a table of five, who sits out",
+        choices=[
+            (scoring.SitOut.DEALER_RIGHT.value, "The player on the dealer's right (Hoyle)"),
+            (scoring.SitOut.DEALER.value, "The dealer"),
+        ],
+    )
+    abundance_declared_names_trumps = forms.BooleanField(
+        required=False, label="Abundance Declared: the declarer names trumps (else no trumps)"
+    )
+    trump_rotation = forms.BooleanField(
+        required=False,
+        label="Trumps rotate ♥ ♣ ♦ ♠ NT, one step a hand (instead of a turned card)",
+    )
+
+    def __init__(
+        self,
+        *args: Any,
+        club: Club,
+        instance: RuleSet | None = None,
+        rules: scoring.RuleSet | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.club = club
+        self.instance_pk = instance.pk if instance else None
+        base = rules or (instance.rules if instance else scoring.preset("standard"))
+        self.base_rules = base
+        if "initial" not in kwargs:
+            kwargs["initial"] = self.initial_from(base, instance.name if instance else "")
+        super().__init__(*args, **kwargs)
+        for contract in scoring.Contract:
+            extra = contract.info.counts_extra_tricks
+            for part in ("base", "over", "under"):
+                label = f"{contract.display_name} {part}"
+                self.fields[stake_field(contract, part)] = forms.IntegerField(
+                    label=label,
+                    required=part == "base",
+                    widget=forms.NumberInput(
+                        attrs={"min": 0, "class": "stake", "aria-label": label}
+                        | ({} if extra or part == "base" else {"disabled": True})
+                    ),
+                )
+
+    @staticmethod
+    def initial_from(rules: scoring.RuleSet, name: str) -> dict[str, Any]:
+        initial: dict[str, Any] = {
+            "name": name,
+            "payment": rules.payment.value,
+            "prop_cop_slam_double": rules.prop_cop_slam_double,
+            "revoke_tricks": rules.revoke_tricks,
+            "all_passed": rules.all_passed.value,
+            "general_misere_stake": rules.general_misere_stake,
+            "sit_out": rules.sit_out.value,
+            "abundance_declared_names_trumps": rules.abundance_declared_names_trumps,
+            "trump_rotation": bool(rules.trump_rotation),
+        }
+        for contract, stake in rules.stakes.items():
+            for part in ("base", "over", "under"):
+                initial[stake_field(contract, part)] = getattr(stake, part)
+        return initial
+
+    def stake_rows(self) -> list[tuple[scoring.Contract, list[forms.BoundField]]]:
+        """The 7 x 3 stakes table: each contract with its base, over and under inputs."""
+        return [
+            (c, [self[stake_field(c, part)] for part in ("base", "over", "under")])
+            for c in scoring.Contract
+        ]
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [
+            self[name]
+            for name in (
+                "payment",
+                "prop_cop_slam_double",
+                "revoke_tricks",
+                "all_passed",
+                "general_misere_stake",
+                "sit_out",
+                "abundance_declared_names_trumps",
+                "trump_rotation",
+            )
+        ]
+
+    def _form_field(self, core_field: str) -> str | None:
+        """The form field behind a scoring.InvalidRuleSet field name ("stakes.solo.base")."""
+        parts = core_field.split(".")
+        if parts[0] == "stakes" and len(parts) >= 2:
+            try:
+                contract = scoring.Contract(parts[1])
+            except ValueError:
+                return None
+            name = stake_field(contract, parts[2] if len(parts) > 2 else "base")
+            return name if name in self.fields else None
+        return core_field if core_field in self.fields else None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        rotation = self.base_rules.trump_rotation or DEFAULT_TRUMP_ROTATION
+        raw = {
+            "name": data["name"],
+            "unit": self.base_rules.unit,
+            "source": self.base_rules.source,
+            "payment": data["payment"],
+            "stakes": {
+                c.value: {
+                    part: data.get(stake_field(c, part)) or 0 for part in ("base", "over", "under")
+                }
+                for c in scoring.Contract
+            },
+            "prop_cop_slam_double": data["prop_cop_slam_double"],
+            "revoke_tricks": data["revoke_tricks"],
+            "all_passed": data["all_passed"],
+            "general_misere_stake": data["general_misere_stake"],
+            "sit_out": data["sit_out"],
+            "abundance_declared_names_trumps": data["abundance_declared_names_trumps"],
+            "trump_rotation": [t.value for t in rotation] if data["trump_rotation"] else [],
+        }
+        try:
+            data["rules"] = scoring.RuleSet.from_dict(raw)
+        except scoring.InvalidRuleSet as error:
+            message = error.message[:1].upper() + error.message[1:] + "."
+            self.add_error(self._form_field(error.field), message)
+        return data
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(choices=Role.choices)
+
+
+class AddMemberForm(forms.Form):
+    username = forms.CharField(max_length=150, help_text="Someone who already has an account.")
+    role = forms.ChoiceField(choices=Role.choices, initial=Role.VIEWER)
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+
+    def clean_username(self) -> AbstractBaseUser:
+        username = self.cleaned_data["username"].strip()
+        users = get_user_model().objects.filter(username__iexact=username)
+        user = next((u for u in users if u.get_username() == username), None) or (
+            users[0] if len(users) == 1 else None
+        )
+        if user is None:
+            raise forms.ValidationError(f"There is no user called {username}.")
+        if self.club.memberships.filter(user=user).exists():
+            raise forms.ValidationError(f"{user.get_username()} is already a member of the club.")
+        return user
+
+
+class NewUserForm(forms.Form):
+    username = forms.CharField(max_length=150)
+    email = forms.EmailField(required=False)
+    role = forms.ChoiceField(choices=Role.choices, initial=Role.VIEWER)
+
+    def clean_username(self) -> str:
+        User = get_user_model()
+        username = self.cleaned_data["username"].strip()
+        field = User._meta.get_field(User.USERNAME_FIELD)
+        for validator in field.validators:
+            validator(username)
+        if User.objects.filter(username__iexact=username).exists():
+            raise forms.ValidationError(
+                f"The username {username} is taken: add that user as an existing member instead."
+            )
+        return username
