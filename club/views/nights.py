@@ -1,3 +1,180 @@
-from django.urls import URLPattern
+"""Club nights: the list, setting a night up (with players added on the fly), the night page with
+each player's net, the settle-up and the audit trail, and closing or reopening a night."""
 
-urlpatterns: list[URLPattern] = []
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db.models.functions import Lower
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path
+
+from club import access
+from club.forms.nights import (
+    MAX_TABLES,
+    NightForm,
+    TableFormSet,
+    default_table_count,
+    tables_initial,
+)
+from club.models import Club, Player
+from club.queries.night import audit_trail, club_nights, night_summary
+from club.services import setup as services
+from club.services.hands import HandConflict, close_night, reopen_night
+from club.views.setup import login_if_hidden
+
+TABLES_PREFIX = "tables"
+
+
+@login_if_hidden
+def night_list(request: HttpRequest, slug: str) -> HttpResponse:
+    club = access.get_club(request, slug)
+    page = Paginator(club_nights(club), 50).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "club/nights/list.html",
+        {"club": club, "page": page, "can_score": access.can(request.user, club, access.SCORE)},
+    )
+
+
+def _active_players(club: Club) -> list[Player]:
+    return list(club.players.filter(active=True).order_by(Lower("name")))
+
+
+def _posted_table_count(request: HttpRequest) -> int:
+    try:
+        count = int(request.POST.get(f"{TABLES_PREFIX}-TOTAL_FORMS", "1"))
+    except ValueError:
+        count = 1
+    return max(1, min(MAX_TABLES, count))
+
+
+@login_if_hidden
+def night_create(request: HttpRequest, slug: str) -> HttpResponse:
+    """Set up a night. Two extra buttons post the form without creating the night: "Add players"
+    (adds the new names to the club and offers them in the seats) and "Add a table"."""
+    club = access.get_club(request, slug, access.SCORE)
+    players = _active_players(club)
+    added: list[str] = []
+    if request.method != "POST":
+        form = NightForm(club=club)
+        tables = TableFormSet(
+            initial=[{}] * default_table_count(len(players)),
+            players=players,
+            prefix=TABLES_PREFIX,
+        )
+    else:
+        data = request.POST.copy()
+        action = data.get("action", "create")
+        form = NightForm(data, club=club)
+        form.is_valid()
+        names = form.cleaned_data.get("new_players") or []  # absent if the names have an error
+        if names:
+            services.add_players(club, names)
+            added, players = names, _active_players(club)
+            data["new_players"] = ""
+            form = NightForm(data, club=club)
+        if action == "create" and not added:
+            tables = TableFormSet(data, players=players, prefix=TABLES_PREFIX)
+            if form.is_valid() and tables.is_valid():
+                seated = tables.tables()
+                night = services.create_night(
+                    form.cleaned_data["season"],
+                    form.cleaned_data["date"],
+                    seated,
+                    title=form.cleaned_data["title"],
+                    user=request.user,
+                )
+                messages.success(
+                    request, f"{night} is set up with {len(seated)} table(s): enter the hands."
+                )
+                return redirect("night_detail", slug=club.slug, night_id=night.pk)
+        else:
+            # The tables as posted, without errors for tables still being filled in.
+            count = _posted_table_count(request) + (1 if action == "add_table" else 0)
+            tables = TableFormSet(
+                initial=tables_initial(data, TABLES_PREFIX, min(MAX_TABLES, count)),
+                players=players,
+                prefix=TABLES_PREFIX,
+            )
+    return render(
+        request,
+        "club/nights/create.html",
+        {
+            "club": club,
+            "form": form,
+            "tables": tables,
+            "added": added,
+            "players": players,
+            "max_tables": MAX_TABLES,
+            "has_seasons": club.seasons.exists(),
+            "can_manage": access.can(request.user, club, access.MANAGE),
+        },
+    )
+
+
+@login_if_hidden
+def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
+    club = access.get_club(request, slug)
+    night = access.get_night(request, club, night_id)
+    can_manage = access.can(request.user, club, access.MANAGE)
+    return render(
+        request,
+        "club/nights/detail.html",
+        {
+            "club": club,
+            "night": night,
+            "summary": night_summary(night),
+            "trail": audit_trail(night, club) if can_manage else None,
+            "can_manage": can_manage,
+            "can_score": access.can(request.user, club, access.SCORE),
+        },
+    )
+
+
+def _close_or_reopen(request: HttpRequest, slug: str, night_id: int, closing: bool) -> HttpResponse:
+    club = access.get_club(request, slug, access.MANAGE)
+    night = access.get_night(request, club, night_id, access.MANAGE)
+    if request.method == "POST":
+        try:
+            (close_night if closing else reopen_night)(night, request.user)
+        except HandConflict as error:
+            messages.error(request, str(error))
+        else:
+            if closing:
+                messages.success(request, f"{night} is closed: the settle-up below is final.")
+            else:
+                messages.success(request, f"{night} is open again: hands can be changed.")
+        return redirect("night_detail", slug=club.slug, night_id=night.pk)
+    return render(
+        request,
+        "club/nights/confirm.html",
+        {
+            "club": club,
+            "night": night,
+            "closing": closing,
+            "summary": night_summary(night) if closing else None,
+        },
+    )
+
+
+@login_if_hidden
+def night_close(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
+    """GET: what closing means, with the settle-up; POST: close the night."""
+    return _close_or_reopen(request, slug, night_id, closing=True)
+
+
+@login_if_hidden
+def night_reopen(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
+    """GET: a confirmation; POST: reopen the night so hands can be changed again."""
+    return _close_or_reopen(request, slug, night_id, closing=False)
+
+
+urlpatterns = [
+    path("nights/", night_list, name="night_list"),
+    path("nights/new/", night_create, name="night_create"),
+    path("nights/<int:night_id>/", night_detail, name="night_detail"),
+    path("nights/<int:night_id>/close/", night_close, name="night_close"),
+    path("nights/<int:night_id>/reopen/", night_reopen, name="night_reopen"),
+]
