@@ -1,0 +1,339 @@
+"""Who may see and change what on the set-up and night pages.
+
+Every page for every role: the secretary does everything, a table scorer reads and sets up nights,
+a viewer reads, the secretary of another club gets a 404 everywhere, and an anonymous visitor is
+sent to log in (or reads, when the club is public). Changes also need the CSRF token.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.http import HttpResponse
+from django.test import Client
+from django.urls import NoReverseMatch, path, reverse
+
+from club.models import AuditEvent, Club, Membership, Night, Player, Role, RuleSet, Season
+from club.services.setup import create_night, rule_set_from_preset
+
+# The navigation links to the standings, which another module provides; until it exists, these
+# tests run with a stand-in for it (this module is then the URL conf).
+try:
+    reverse("standings", args=["crown"])
+except NoReverseMatch:
+    from club.urls import urlpatterns as club_urls
+
+    urlpatterns = [
+        *club_urls,
+        path("c/<slug:slug>/standings/", lambda r, slug: HttpResponse(), name="standings"),
+    ]
+    pytestmark = pytest.mark.urls(__name__)
+
+READ, SCORE, MANAGE = "read", "score", "manage"
+ROLES = ["secretary", "scorer", "viewer", "outsider", "anonymous"]
+POWERS = {
+    "secretary": {READ, SCORE, MANAGE},
+    "scorer": {READ, SCORE},
+    "viewer": {READ},
+    "outsider": set(),
+    "anonymous": set(),
+}
+
+
+@pytest.fixture
+def world(club, secretary, scorer, viewer, outsider, night, players, hoyle, season):
+    """The club's objects, by the names the URLs take."""
+    return {
+        "night": night,
+        "player": players[0],
+        "season": season,
+        "rule_set": hoyle,
+        "member": Membership.objects.get(user=viewer, club=club),
+    }
+
+
+def login(client: Client, request: pytest.FixtureRequest, role: str) -> None:
+    if role != "anonymous":
+        client.force_login(request.getfixturevalue(role))
+
+
+@dataclass(frozen=True)
+class Page:
+    name: str
+    power: str
+    marker: str  # text the page shows when it is allowed
+    obj: str | None = None  # the kind of object in the URL, if any
+
+
+PAGES = [
+    Page("night_list", READ, "Club nights"),
+    Page("night_detail", READ, "Table 2", "night"),
+    Page("player_list", READ, "Ann"),
+    Page("night_create", SCORE, "New club night"),
+    Page("club_setup", MANAGE, "Club settings"),
+    Page("player_create", MANAGE, "Add a player"),
+    Page("player_edit", MANAGE, "Active (offered when seating a night)", "player"),
+    Page("season_list", MANAGE, "Winter 2026"),
+    Page("season_create", MANAGE, "New season"),
+    Page("season_edit", MANAGE, "Winter 2026", "season"),
+    Page("rule_set_list", MANAGE, "Hoyle sixpences"),
+    Page("rule_set_create", MANAGE, "Start from"),
+    Page("rule_set_custom", MANAGE, "Stakes"),
+    Page("rule_set_edit", MANAGE, "Hoyle sixpences", "rule_set"),
+    Page("member_list", MANAGE, "viewer"),
+    Page("member_remove", MANAGE, "Remove viewer?", "member"),
+    Page("night_close", MANAGE, "Close Club night 20 Nov 2026?", "night"),
+    Page("night_reopen", MANAGE, "Reopen Club night", "night"),
+]
+
+
+def url(page: Page, world: dict[str, Any], slug: str = "crown") -> str:
+    return reverse(page.name, args=[slug] + ([world[page.obj].pk] if page.obj else []))
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("target", PAGES, ids=lambda p: p.name)
+def test_each_page_for_each_role_of_a_private_club(client, request, world, target, role):
+    login(client, request, role)
+    response = client.get(url(target, world))
+    body = response.content.decode()
+    if target.power in POWERS[role]:
+        assert response.status_code == 200
+        assert target.marker in body
+    elif role == "anonymous":
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login") + "?next=/c/crown/")
+    elif role == "outsider":
+        assert response.status_code == 404
+        assert "Crown" not in body and target.marker not in body
+    else:
+        assert response.status_code == 403
+        assert target.marker not in body
+
+
+@pytest.mark.parametrize("target", PAGES, ids=lambda p: p.name)
+def test_a_public_club_is_readable_without_logging_in_but_not_changeable(client, world, target):
+    Club.objects.filter(slug="crown").update(is_public=True)
+    response = client.get(url(target, world))
+    if target.power == READ:
+        assert response.status_code == 200
+        assert target.marker in response.content.decode()
+        assert "Set-up" not in response.content.decode()  # no secretary links for the public
+    else:
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+
+
+def test_the_audit_trail_is_for_the_secretary_only(client, world, secretary, viewer, scorer):
+    for user, shown in ((secretary, True), (scorer, False), (viewer, False)):
+        client.force_login(user)
+        body = client.get(reverse("night_detail", args=["crown", world["night"].pk])).content
+        assert (b"Audit trail" in body) is shown
+        assert (b"Close night" in body) is shown
+
+
+# Another club's objects through this club's URL, and this club's through another's ----------
+
+
+@pytest.fixture
+def foreign(other_club, outsider):
+    """The other club's own season, rule set, night, player and member."""
+    rules = rule_set_from_preset(other_club, "standard", "Red Lion rules")
+    season = Season.objects.create(
+        club=other_club,
+        name="Red Lion 2026",
+        start=dt.date(2026, 1, 1),
+        end=dt.date(2026, 12, 31),
+        rule_set=rules,
+    )
+    people = [Player.objects.create(club=other_club, name=n) for n in ("Rae", "Sol", "Tom", "Uma")]
+    return {
+        "night": create_night(season, dt.date(2026, 6, 1), [(people, 0)]),
+        "player": people[0],
+        "season": season,
+        "rule_set": rules,
+        "member": Membership.objects.get(user=outsider),
+    }
+
+
+@pytest.mark.parametrize("target", [p for p in PAGES if p.obj], ids=lambda p: p.name)
+def test_another_clubs_object_is_a_404_whatever_url_is_typed(
+    client, world, foreign, secretary, outsider, target
+):
+    client.force_login(secretary)
+    response = client.get(url(target, foreign, slug="crown"))
+    assert response.status_code == 404
+    assert "Red Lion" not in response.content.decode()
+    # And the outsider, secretary of Red Lion, cannot reach our objects through their own club.
+    client.force_login(outsider)
+    response = client.get(url(target, world, slug="redlion"))
+    assert response.status_code == 404
+    assert "Crown" not in response.content.decode()
+
+
+# Changes: each needs the role, and nothing changes without it --------------------------------
+
+
+@dataclass(frozen=True)
+class Change:
+    name: str
+    power: str
+    data: Callable[[dict[str, Any]], dict[str, Any]]
+    state: Callable[[dict[str, Any]], Any]  # what the change changes
+    args: Callable[[dict[str, Any]], list[Any]] = lambda w: []
+
+
+def _night_post(w: dict[str, Any]) -> dict[str, Any]:
+    people = Player.objects.filter(club__slug="crown", name__in=["Ann", "Bob", "Cat"])
+    data = {
+        "date": "2026-11-27",
+        "season": w["season"].pk,
+        "tables-TOTAL_FORMS": "1",
+        "tables-INITIAL_FORMS": "0",
+        "tables-0-first_dealer": "1",
+        "action": "create",
+    }
+    for i, p in enumerate(people.order_by("name"), start=1):
+        data[f"tables-0-seat_{i}"] = p.pk
+    return data
+
+
+CHANGES = [
+    Change(
+        "club_setup",
+        MANAGE,
+        lambda w: {"name": "Hijacked", "unit_kind": "money", "currency_symbol": "£",
+                   "minor_units": 100, "points_label": "pts"},
+        lambda w: Club.objects.get(slug="crown").name,
+    ),
+    Change(
+        "player_create",
+        MANAGE,
+        lambda w: {"name": "Zed"},
+        lambda w: Player.objects.filter(name="Zed").count(),
+    ),
+    Change(
+        "player_edit",
+        MANAGE,
+        lambda w: {"name": "Annie", "active": "on"},
+        lambda w: Player.objects.get(pk=w["player"].pk).name,
+        lambda w: [w["player"].pk],
+    ),
+    Change(
+        "season_create",
+        MANAGE,
+        lambda w: {"name": "Summer", "start": "2027-04-01", "end": "2027-08-31",
+                   "rule_set": w["rule_set"].pk, "standings_method": "net", "min_nights": 0},
+        lambda w: Season.objects.filter(name="Summer").count(),
+    ),
+    Change(
+        "rule_set_create",
+        MANAGE,
+        lambda w: {"preset": "cents", "name": "Cents"},
+        lambda w: RuleSet.objects.filter(name="Cents").count(),
+    ),
+    Change(
+        "rule_set_copy",
+        MANAGE,
+        lambda w: {},
+        lambda w: RuleSet.objects.count(),
+        lambda w: [w["rule_set"].pk],
+    ),
+    Change(
+        "member_add",
+        MANAGE,
+        lambda w: {"username": "outsider", "role": "secretary"},
+        lambda w: Membership.objects.filter(club__slug="crown").count(),
+    ),
+    Change(
+        "member_role",
+        MANAGE,
+        lambda w: {f"m{w['member'].pk}-role": "secretary"},
+        lambda w: Membership.objects.get(pk=w["member"].pk).role,
+        lambda w: [w["member"].pk],
+    ),
+    Change(
+        "member_remove",
+        MANAGE,
+        lambda w: {},
+        lambda w: Membership.objects.filter(pk=w["member"].pk).count(),
+        lambda w: [w["member"].pk],
+    ),
+    Change(
+        "night_create",
+        SCORE,
+        _night_post,
+        lambda w: Night.objects.filter(date=dt.date(2026, 11, 27)).count(),
+    ),
+    Change(
+        "night_close",
+        MANAGE,
+        lambda w: {},
+        lambda w: Night.objects.get(pk=w["night"].pk).status,
+        lambda w: [w["night"].pk],
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("change", CHANGES, ids=lambda c: c.name)
+def test_each_change_needs_the_role(client, request, world, change, role):
+    login(client, request, role)
+    before = change.state(world)
+    response = client.post(
+        reverse(change.name, args=["crown", *change.args(world)]), change.data(world)
+    )
+    after = change.state(world)
+    if change.power in POWERS[role]:
+        assert response.status_code in (200, 302)
+        assert after != before, response.content.decode()[:3000]
+    else:
+        assert after == before
+        expected = {"anonymous": 302, "outsider": 404}.get(role, 403)
+        assert response.status_code == expected
+        if role == "anonymous":
+            assert response["Location"].startswith(reverse("login"))
+
+
+def test_anonymous_cannot_change_a_public_club_either(client, world):
+    Club.objects.filter(slug="crown").update(is_public=True)
+    response = client.post(reverse("night_close", args=["crown", world["night"].pk]))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    assert Night.objects.get(pk=world["night"].pk).status == "open"
+    response = client.post(reverse("player_create", args=["crown"]), {"name": "Zed"})
+    assert not Player.objects.filter(name="Zed").exists()
+
+
+def test_a_change_without_the_csrf_token_is_refused(world, secretary):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(secretary)
+    close = reverse("night_close", args=["crown", world["night"].pk])
+    assert client.post(close).status_code == 403
+    assert Night.objects.get(pk=world["night"].pk).status == "open"
+    assert not AuditEvent.objects.filter(action="close").exists()
+    # With the token from the confirmation page, the same request goes through.
+    client.get(close)
+    token = client.cookies["csrftoken"].value
+    response = client.post(close, {"csrfmiddlewaretoken": token})
+    assert response.status_code == 302
+    assert Night.objects.get(pk=world["night"].pk).status == "closed"
+
+
+def test_a_viewer_sees_no_buttons_for_changes(client, world, viewer):
+    client.force_login(viewer)
+    body = client.get(reverse("night_list", args=["crown"])).content.decode()
+    assert "New club night" not in body
+    body = client.get(reverse("player_list", args=["crown"])).content.decode()
+    assert "Add a player" not in body and "Rename" not in body
+
+
+def test_a_scorer_may_set_up_a_night_but_not_the_club(client, world, scorer):
+    client.force_login(scorer)
+    body = client.get(reverse("night_list", args=["crown"])).content.decode()
+    assert "New club night" in body
+    assert "Set-up" not in body
+    assert Membership.objects.get(user=scorer).role == Role.SCORER
