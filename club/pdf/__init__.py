@@ -1,0 +1,1 @@
+"""Printable sheets: Django templates rendered to PDF with WeasyPrint (club.pdf.render)."""
