@@ -56,10 +56,10 @@ class NightForm(forms.Form):
     )
     new_players = forms.CharField(
         required=False,
-        label="New players",
+        label="Names",
         widget=forms.Textarea(attrs={"rows": 2, "placeholder": "Jo Bloggs, Sam Smith"}),
-        help_text="Names not in the club yet, separated by commas or new lines. "
-        "They are added to the club, then offered in the seats below.",
+        help_text="Players not in the club yet (or marked inactive), separated by commas or new "
+        "lines. They are added to the club, then offered in the seats below.",
     )
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
@@ -76,8 +76,11 @@ class NightForm(forms.Form):
         too_long = [n for n in names if len(n) > Player._meta.get_field("name").max_length]
         if too_long:
             raise forms.ValidationError(f"{too_long[0][:30]}... is too long for a name.")
-        taken = {n.lower() for n in self.club.players.values_list("name", flat=True)}
-        clashes = [n for n in names if n.lower() in taken]
+        # A player marked inactive may be brought back this way; an active one is in the seats.
+        active = {
+            n.lower() for n in self.club.players.filter(active=True).values_list("name", flat=True)
+        }
+        clashes = [n for n in names if n.lower() in active]
         if clashes:
             raise forms.ValidationError(
                 f"Already in the club: {', '.join(clashes)}. Choose them in the seats below."

@@ -63,9 +63,19 @@ def copy_rule_set(rule_set: RuleSet, name: str | None = None) -> RuleSet:
 
 
 def add_players(club: Club, names: Iterable[str]) -> list[Player]:
-    """New players, all or none (the names are checked by the form: unique ignoring case)."""
+    """Players by name, all or none: new ones are created, and a name that matches (ignoring case)
+    a player marked inactive brings that player back."""
     with transaction.atomic():
-        return [Player.objects.create(club=club, name=name) for name in names]
+        players = []
+        for name in names:
+            player = club.players.filter(name__iexact=name).first()
+            if player is None:
+                player = Player.objects.create(club=club, name=name)
+            elif not player.active:
+                player.active = True
+                player.save(update_fields=["active"])
+            players.append(player)
+        return players
 
 
 def create_night(

@@ -71,8 +71,8 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
         form.is_valid()
         names = form.cleaned_data.get("new_players") or []  # absent if the names have an error
         if names:
-            services.add_players(club, names)
-            added, players = names, _active_players(club)
+            added = [p.name for p in services.add_players(club, names)]
+            players = _active_players(club)
             data["new_players"] = ""
             form = NightForm(data, club=club)
         if action == "create" and not added:

@@ -92,7 +92,9 @@ def test_night_list_newest_first_with_status_badges(
     close_night(later, secretary)
     client.force_login(viewer)
     body = client.get(u("night_list")).content.decode()
-    assert body.index("Christmas drive") < body.index("Club night 20 Nov 2026")
+    assert (
+        body.index("Fri 4 Dec 2026") < body.index("Christmas drive") < body.index("Fri 20 Nov 2026")
+    )
     assert '<span class="badge closed">Closed</span>' in body
     assert '<span class="badge open">Open</span>' in body
     assert f'href="{u("night_detail", later.pk)}"' in body
@@ -277,6 +279,18 @@ def test_new_players_already_in_the_club_are_an_error(scorer_client, season, pla
     ]
     assert not Player.objects.filter(name="Newcomer").exists()
     assert not Night.objects.exists()
+
+
+def test_an_inactive_player_named_as_new_is_brought_back(scorer_client, season, players):
+    Player.objects.filter(name="Ivy").update(active=False)
+    response = scorer_client.get(u("night_create"))
+    assert ">Ivy</option>" not in response.content.decode()
+    data = table_data([], season=season, new_players="ivy", action="add_players")
+    response = scorer_client.post(u("night_create"), data)
+    assert Player.objects.get(name="Ivy").active
+    assert Player.objects.filter(name__iexact="ivy").count() == 1
+    assert "Added Ivy to the club" in response.content.decode()
+    assert f'<option value="{players[8].pk}">Ivy</option>' in response.content.decode()
 
 
 def test_add_a_table(scorer_client, season, players):
