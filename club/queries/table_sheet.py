@@ -1,0 +1,131 @@
+"""What the table page reads: the seats, one row per hand with each player's amount and running
+total, and the totals at the foot, like the paper sheet it replaces.
+
+A fixed number of queries whatever the number of hands: the seats (one, skipped when already
+prefetched), the hands with every player they name (one), this table's score lines (one, grouped by
+hand in Python) and the totals per player (one SQL aggregate).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, Sum
+
+import scoring
+from club.models import Hand, Player, ScoreLine, Seat, Table
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One player's figure on one hand: None when they sat the hand out."""
+
+    amount: int | None
+    running: int  # their total after this hand
+
+    @property
+    def sat_out(self) -> bool:
+        return self.amount is None
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    hand: Hand
+    cells: list[Cell]  # one per seat, in seat order
+    result: str  # "Made, 2 over", "Failed, 1 under", "All passed: redeal", ...
+
+    @property
+    def contract(self) -> str:
+        return self.hand.get_contract_display()
+
+    @property
+    def trump(self) -> scoring.Trump | None:
+        return scoring.Trump(self.hand.trump) if self.hand.trump else None
+
+    @property
+    def declaring(self) -> str:
+        """Who played the contract: "Bob", or "Bob & Cat" for Prop & Cop; blank when all passed."""
+        names = [p.name for p in (self.hand.declarer, self.hand.partner) if p is not None]
+        return " & ".join(names)
+
+
+@dataclass(frozen=True)
+class TableSheet:
+    seats: list[Player]  # in seat order
+    rows: list[SheetRow]
+    totals: list[int]  # one per seat, from the SQL aggregate
+
+    @property
+    def hand_count(self) -> int:
+        return len(self.rows)
+
+
+def prefetch_seats(table: Table) -> Table:
+    """Load the table's seats and their players once (the hand service reads them from here)."""
+    if "seats" not in getattr(table, "_prefetched_objects_cache", {}):
+        from django.db.models import prefetch_related_objects
+
+        prefetch_related_objects(
+            [table], Prefetch("seats", queryset=Seat.objects.select_related("player"))
+        )
+    return table
+
+
+def result_text(hand: Hand, rules: scoring.RuleSet) -> str:
+    """The result as the sheet writes it, in the scoring core's words."""
+    result = scoring.Result(
+        contract=None if hand.contract == scoring.ALL_PASSED else scoring.Contract(hand.contract),
+        made=bool(hand.made),
+        over_tricks=hand.over_tricks,
+        under_tricks=hand.under_tricks,
+        amounts={},
+        all_passed=rules.all_passed,
+    )
+    text = result.summary
+    if hand.last_trick_by is not None:
+        text += f": {hand.last_trick_by.name} took the last trick"
+    return text
+
+
+def table_sheet(table: Table) -> TableSheet:
+    prefetch_seats(table)
+    seats = [seat.player for seat in table.seats.all()]
+    hands = list(
+        table.hands.select_related(
+            "rule_set",
+            "dealer",
+            "sitting_out",
+            "declarer",
+            "partner",
+            "revoke_by",
+            "last_trick_by",
+        ).order_by("number")
+    )
+    lines: dict[int, dict[int, int]] = {}
+    for hand_id, player_id, amount in ScoreLine.objects.filter(hand__table=table).values_list(
+        "hand_id", "player_id", "amount"
+    ):
+        lines.setdefault(hand_id, {})[player_id] = amount
+    sums = dict(
+        ScoreLine.objects.filter(hand__table=table)
+        .values("player_id")
+        .annotate(total=Sum("amount"))
+        .order_by()
+        .values_list("player_id", "total")
+    )
+
+    rules_by_id: dict[int, scoring.RuleSet] = {}
+    running = dict.fromkeys((p.pk for p in seats), 0)
+    rows = []
+    for hand in hands:
+        if hand.rule_set_id not in rules_by_id:
+            rules_by_id[hand.rule_set_id] = hand.rule_set.rules
+        rules = rules_by_id[hand.rule_set_id]
+        amounts = lines.get(hand.pk, {})
+        cells = []
+        for player in seats:
+            amount = amounts.get(player.pk)
+            running[player.pk] += amount or 0
+            cells.append(Cell(amount=amount, running=running[player.pk]))
+        rows.append(SheetRow(hand=hand, cells=cells, result=result_text(hand, rules)))
+    return TableSheet(seats=seats, rows=rows, totals=[sums.get(p.pk, 0) for p in seats])
