@@ -1,0 +1,441 @@
+"""The hand entry form.
+
+Each field is checked on its own first (a player taking part in this hand, tricks 0 to 13, a partner
+for Prop & Cop...), then the hand service scores the entry against the table and the rule set, so
+that the rules decide what can happen: `scoring.InvalidHand` becomes a form error. Nothing here
+computes a score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.forms.boundfield import BoundField
+
+import scoring
+from club.models import Hand, Player, Table
+from club.services import hands as hand_service
+from club.services.hands import HandEntry, ScoredHand
+from scoring.contracts import SUITS
+
+TRICKS_MESSAGE = "Tricks must be between 0 and 13"
+NO_CONTRACT = "none"  # what the page calls "no contract chosen yet" when it shows and hides fields
+HIDDEN_FIELDS = ("expected_number", "version")
+
+
+def trump_label(trump: scoring.Trump) -> str:
+    if trump is scoring.Trump.NO_TRUMPS:
+        return trump.display_name
+    return f"{trump.symbol} {trump.display_name}"
+
+
+TRUMP_CHOICES = [("", "—"), *((t.value, trump_label(t)) for t in scoring.Trump)]
+ALL_PASSED_LABELS = {
+    scoring.AllPassed.REDEAL: "All passed: redeal",
+    scoring.AllPassed.GOULASH: "All passed: goulash",
+    scoring.AllPassed.GENERAL_MISERE: "All passed: general misère",
+}
+
+
+class PlayerField(forms.ChoiceField):
+    """A select of the given players (by id) that cleans to the Player itself, with no query."""
+
+    default_error_messages = {
+        "invalid_choice": "Choose one of the players taking part in this hand.",
+    }
+
+    def __init__(
+        self, players: Sequence[Player], *, empty_label: str | None = "—", **kwargs: Any
+    ) -> None:
+        self.players = {str(p.pk): p for p in players}
+        choices = [(key, p.name) for key, p in self.players.items()]
+        if empty_label is not None:
+            choices.insert(0, ("", empty_label))
+        super().__init__(choices=choices, **kwargs)
+
+    def clean(self, value: Any) -> Player | None:  # type: ignore[override]
+        key = super().clean(value)
+        return self.players.get(key) if key else None
+
+
+@dataclass(frozen=True)
+class FieldSlot:
+    """A visible field, with the contracts it applies to (the page hides it for the others)."""
+
+    field: BoundField
+    show_for: str = ""  # space-separated contract keys; blank: always shown
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class Preview:
+    state: str  # "empty" (no contract yet), "ok" or "invalid"
+    title: str = ""
+    summary: str = ""
+    amounts: list[tuple[Player, int | None]] = field(default_factory=list)  # None: sits out
+    errors: list[str] = field(default_factory=list)
+
+
+class HandForm(forms.Form):
+    contract = forms.ChoiceField(
+        label="Contract", error_messages={"required": "Choose the contract (or All passed)."}
+    )
+    trump = forms.ChoiceField(
+        label="Trumps",
+        choices=TRUMP_CHOICES,
+        required=False,
+        help_text="For an abundance, the suit the declarer named.",
+    )
+    tricks = forms.IntegerField(
+        label="Tricks won",
+        required=False,
+        min_value=0,
+        max_value=scoring.TRICKS_IN_HAND,
+        help_text="By the declaring side, 0 to 13.",
+        error_messages={
+            "min_value": TRICKS_MESSAGE,
+            "max_value": TRICKS_MESSAGE,
+            "invalid": "Enter the tricks as a whole number from 0 to 13.",
+        },
+        widget=forms.NumberInput(attrs={"min": 0, "max": 13, "inputmode": "numeric"}),
+    )
+    notes = forms.CharField(label="Notes", max_length=200, required=False)
+
+    field_order = [
+        "contract",
+        "trump",
+        "declarer",
+        "partner",
+        "tricks",
+        "revoke_by",
+        "last_trick_by",
+        "dealer",
+        "notes",
+    ]
+
+    def __init__(
+        self,
+        data: Mapping[str, Any] | None = None,
+        *,
+        table: Table,
+        rules: scoring.RuleSet,
+        dealer: Player,
+        number: int,
+        rotation_trump: str = "",
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault("label_suffix", "")
+        self._arguments = {
+            "table": table,
+            "rules": rules,
+            "dealer": dealer,
+            "number": number,
+            "rotation_trump": rotation_trump,
+            **kwargs,
+        }
+        super().__init__(data, **kwargs)
+        self.table = table
+        self.rules = rules
+        self.number = number
+        self.rotation_trump = rotation_trump
+        self.seats = hand_service.seated_players(table)
+        self.hand_dealer = self._chosen_dealer() or dealer
+        keys = [str(p.pk) for p in self.seats]
+        out = scoring.table.sitting_out(keys, str(self.hand_dealer.pk), rules)
+        self.sitting_out = next((p for p in self.seats if str(p.pk) == out), None)
+        self.players = [p for p in self.seats if p != self.sitting_out]
+        self.contracts = scoring.table.legal_contracts(len(self.players))
+        self.scored: ScoredHand | None = None
+        self.entry: HandEntry | None = None
+
+        self.fields["contract"].choices = [
+            ("", "— choose —"),
+            *((c.value, c.display_name) for c in self.contracts),
+            (scoring.ALL_PASSED, ALL_PASSED_LABELS[rules.all_passed]),
+        ]
+        invalid = "Choose one of the contracts listed."
+        if scoring.Contract.PROP_COP not in self.contracts:
+            invalid += " Prop & Cop is not played when only three play."
+        self.fields["contract"].error_messages["invalid_choice"] = invalid
+        self.fields["declarer"] = PlayerField(
+            self.players, label="Declarer", help_text="For Prop & Cop, the proposer."
+        )
+        if scoring.Contract.PROP_COP in self.contracts:
+            self.fields["partner"] = PlayerField(
+                self.players, label="Partner", help_text="The player who accepted."
+            )
+        self.fields["revoke_by"] = PlayerField(
+            self.players, label="Revoke by", empty_label="— nobody —", required=False
+        )
+        if rules.all_passed is scoring.AllPassed.GENERAL_MISERE:
+            self.fields["last_trick_by"] = PlayerField(
+                self.players,
+                label="Last trick taken by",
+                help_text="General misère: this player pays each of the others.",
+            )
+        self.fields["dealer"] = PlayerField(self.seats, label="Dealer", empty_label=None)
+        self.fields["dealer"].initial = dealer.pk
+        for name in ("declarer", "partner", "last_trick_by"):
+            if name in self.fields:
+                # Required only for the contracts that use them: checked in clean().
+                self.fields[name].required = False
+        if rotation_trump and "trump" not in self.initial:
+            self.fields["trump"].initial = rotation_trump
+        self.order_fields(self.field_order)
+
+    # --- what the page shows -------------------------------------------------------------------
+
+    @property
+    def rotation_trump_label(self) -> str:
+        return trump_label(scoring.Trump(self.rotation_trump)) if self.rotation_trump else ""
+
+    def _chosen_dealer(self) -> Player | None:
+        if not self.is_bound:
+            return None
+        key = str(self.data.get(self.add_prefix("dealer"), ""))
+        return next((p for p in self.seats if str(p.pk) == key), None)
+
+    def _trump_kind(self, contract: scoring.Contract) -> scoring.TrumpKind:
+        if (
+            contract is scoring.Contract.ABUNDANCE_DECLARED
+            and self.rules.abundance_declared_names_trumps
+        ):
+            return scoring.TrumpKind.DECLARER
+        return contract.info.trumps
+
+    def _show_for(self) -> dict[str, list[str]]:
+        playing = [c.value for c in self.contracts]
+        with_trumps = [
+            c.value for c in self.contracts if self._trump_kind(c) is not scoring.TrumpKind.NONE
+        ]
+        return {
+            "trump": [NO_CONTRACT, *with_trumps],
+            "declarer": [NO_CONTRACT, *playing],
+            "partner": [scoring.Contract.PROP_COP.value],
+            "tricks": [NO_CONTRACT, *playing],
+            "revoke_by": [NO_CONTRACT, *playing],
+            "last_trick_by": [scoring.ALL_PASSED],
+        }
+
+    def current_contract(self) -> str:
+        if self.is_bound:
+            value = self.data.get(self.add_prefix("contract"), "")
+        else:
+            value = self.initial.get("contract", self.fields["contract"].initial) or ""
+        return str(value) or NO_CONTRACT
+
+    def layout(self) -> list[FieldSlot]:
+        """The visible fields in tab order, each with the contracts it applies to."""
+        show_for = self._show_for()
+        current = self.current_contract()
+        slots = []
+        for bound in self.visible_fields():
+            keys = show_for.get(bound.name)
+            if keys is None:
+                slots.append(FieldSlot(bound))
+            else:
+                slots.append(FieldSlot(bound, " ".join(keys), current not in keys))
+        return slots
+
+    def focus(self, name: str) -> None:
+        """Put the cursor on this field when the form appears."""
+        self.fields[name].widget.attrs["autofocus"] = True
+
+    def focus_first_error(self) -> None:
+        """Put the cursor on the first field with an error (or the first field)."""
+        wrong = [slot.field.name for slot in self.layout() if slot.field.errors]
+        self.focus(wrong[0] if wrong else "contract")
+
+    # --- validation ----------------------------------------------------------------------------
+
+    def _field_errors(self) -> bool:
+        return any(name not in HIDDEN_FIELDS for name in self.errors)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        contract_key = data.get("contract")
+        if not contract_key:
+            return data
+        if contract_key == scoring.ALL_PASSED:
+            # The fields of a contract do not apply: the page hides them, and they are ignored.
+            data.update(declarer=None, partner=None, tricks=None, trump="")
+            if (
+                self.rules.all_passed is scoring.AllPassed.GENERAL_MISERE
+                and data.get("last_trick_by") is None
+                and "last_trick_by" not in self.errors
+            ):
+                self.add_error(
+                    "last_trick_by", "Who took the last trick? They pay each of the others."
+                )
+        else:
+            contract = scoring.Contract(contract_key)
+            data["last_trick_by"] = None
+            if data.get("declarer") is None and "declarer" not in self.errors:
+                self.add_error("declarer", f"Choose who declared the {contract.display_name}.")
+            if data.get("tricks") is None and "tricks" not in self.errors:
+                self.add_error("tricks", "Enter the tricks the declaring side won (0 to 13).")
+            if contract is scoring.Contract.PROP_COP:
+                partner = data.get("partner")
+                if partner is None and "partner" not in self.errors:
+                    self.add_error(
+                        "partner", "Prop & Cop needs a partner: choose the player who accepted."
+                    )
+                elif partner is not None and partner == data.get("declarer"):
+                    self.add_error(
+                        "partner", "The partner must be a different player from the proposer."
+                    )
+            else:
+                data["partner"] = None  # only Prop & Cop has a partner
+            self._clean_trump(contract, data)
+        if not self._field_errors():
+            self._score(data)
+        return data
+
+    def _clean_trump(self, contract: scoring.Contract, data: dict[str, Any]) -> None:
+        kind = self._trump_kind(contract)
+        trump = data.get("trump") or ""
+        if kind is scoring.TrumpKind.NONE:
+            data["trump"] = ""
+        elif kind is scoring.TrumpKind.DECLARER:
+            if contract is scoring.Contract.ABUNDANCE and trump not in SUITS:
+                self.add_error(
+                    "trump", "The declarer of an abundance names trumps: choose the suit."
+                )
+        elif not trump:
+            data["trump"] = self.rotation_trump
+
+    def _score(self, data: dict[str, Any]) -> None:
+        entry = HandEntry(
+            dealer=data["dealer"],
+            contract=data["contract"],
+            declarer=data.get("declarer"),
+            partner=data.get("partner"),
+            tricks=data.get("tricks"),
+            revoke_by=data.get("revoke_by"),
+            last_trick_by=data.get("last_trick_by"),
+            trump=data.get("trump") or "",
+            notes=data.get("notes") or "",
+        )
+        try:
+            self.scored = hand_service.score_entry(self.table, entry, self.rules)
+        except scoring.InvalidHand as error:
+            self.add_error(None, str(error))
+        else:
+            self.entry = entry
+
+    # --- the preview ---------------------------------------------------------------------------
+
+    def describe(self) -> str:
+        """ "Solo ♥ by Bob", "Prop & Cop by Bob & Cat", "All passed"."""
+        if self.entry is None:
+            return ""
+        if self.entry.contract == scoring.ALL_PASSED:
+            return ALL_PASSED_LABELS[self.rules.all_passed].split(":")[0]
+        text = scoring.Contract(self.entry.contract).display_name
+        if self.entry.trump:
+            text += f" {scoring.Trump(self.entry.trump).symbol}"
+        names = [p.name for p in (self.entry.declarer, self.entry.partner) if p is not None]
+        return f"{text} by {' & '.join(names)}"
+
+    def result_text(self) -> str:
+        if self.scored is None or self.entry is None:
+            return ""
+        text = self.scored.result.summary
+        if self.entry.last_trick_by is not None:
+            text += f": {self.entry.last_trick_by.name} took the last trick"
+        if self.entry.revoke_by is not None:
+            text += f"; {self.entry.revoke_by.name} revoked"
+        return text
+
+    def preview(self) -> Preview:
+        if self.current_contract() == NO_CONTRACT:
+            return Preview("empty")
+        if not self.is_bound:
+            # A hand being corrected: the preview of the hand as it stands.
+            data = {bf.html_name: bf.value() for bf in self if bf.value() is not None}
+            return type(self)(data, **self._arguments).preview()
+        if self.is_valid() or (self.scored is not None and not self._field_errors()):
+            scored = self.scored
+            assert scored is not None
+            amounts = [
+                (p, None if p == scored.sitting_out else scored.amount(p)) for p in self.seats
+            ]
+            return Preview("ok", self.describe(), self.result_text(), amounts)
+        errors = [str(message) for message in self.non_field_errors()]
+        for name, messages in self.errors.items():
+            if name in HIDDEN_FIELDS or name == NON_FIELD_ERRORS:
+                continue
+            errors.extend(f"{self.fields[name].label}: {message}" for message in messages)
+        return Preview("invalid", errors=errors)
+
+
+class NewHandForm(HandForm):
+    """A hand to append. `expected_number` is the number the form showed: if someone else saved
+    that hand meanwhile, the service refuses rather than record the hand twice."""
+
+    expected_number = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+
+
+class EditHandForm(HandForm):
+    version = forms.IntegerField(
+        widget=forms.HiddenInput,
+        min_value=1,
+        error_messages={"required": "This form is out of date: open the hand again."},
+    )
+
+
+class DeleteHandForm(forms.Form):
+    version = forms.IntegerField(
+        widget=forms.HiddenInput,
+        min_value=1,
+        error_messages={"required": "This form is out of date: open the hand again."},
+    )
+
+
+def new_hand_form(table: Table, data: Mapping[str, Any] | None = None) -> NewHandForm:
+    """The form for the next hand at the table: its number, dealer and rotating trump."""
+    defaults = hand_service.next_hand(table)
+    return NewHandForm(
+        data,
+        table=table,
+        rules=table.night.season.rule_set.rules,
+        dealer=defaults["dealer"],
+        number=defaults["number"],
+        rotation_trump=defaults["trump"],
+        initial={"expected_number": defaults["number"]},
+    )
+
+
+def edit_hand_form(hand: Hand, data: Mapping[str, Any] | None = None) -> EditHandForm:
+    """The form to correct a hand, scored under the rules it was recorded with."""
+    rules = hand.rule_set.rules
+    rotation = scoring.table.trump_for(rules, hand.number)
+
+    def pk(player: Player | None) -> int | None:
+        return None if player is None else player.pk
+
+    initial = {
+        "contract": hand.contract,
+        "trump": hand.trump,
+        "declarer": pk(hand.declarer),
+        "partner": pk(hand.partner),
+        "tricks": hand.tricks,
+        "revoke_by": pk(hand.revoke_by),
+        "last_trick_by": pk(hand.last_trick_by),
+        "dealer": pk(hand.dealer),
+        "notes": hand.notes,
+        "version": hand.version,
+    }
+    return EditHandForm(
+        data,
+        table=hand.table,
+        rules=rules,
+        dealer=hand.dealer,
+        number=hand.number,
+        rotation_trump=rotation.value if rotation else "",
+        initial=initial,
+    )
