@@ -1,3 +1,335 @@
-from django.urls import URLPattern
+"""The table page, the heart of the product: the sheet of hands with every player's amount and the
+running totals, and entering, correcting and deleting hands.
 
-urlpatterns: list[URLPattern] = []
+Every change goes through club.services.hands (one transaction, conflicts, audit). With htmx the
+page swaps partials of templates/club/table.html; without it, the same URLs answer with full
+pages and redirects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+import scoring
+from club import access
+from club.forms.hands import (
+    DeleteHandForm,
+    HandForm,
+    edit_hand_form,
+    new_hand_form,
+)
+from club.models import Club, Hand, Table
+from club.queries.table_sheet import prefetch_seats, table_sheet
+from club.services import hands as hand_service
+
+PAGE = "club/table.html"
+CLOSED_MESSAGE = (
+    "This night is closed: the sheet is final. A secretary must reopen it to change it."
+)
+
+
+# --- fetching, always scoped to the club -------------------------------------------------------
+
+
+def _club_table(request: HttpRequest, slug: str, table_id: int, power: str) -> tuple[Club, Table]:
+    club = access.get_club(request, slug)
+    table = access.get_table(request, club, table_id, power)
+    return club, prefetch_seats(table)
+
+
+def _club_hand(request: HttpRequest, slug: str, hand_id: int, power: str) -> tuple[Club, Hand]:
+    club = access.get_club(request, slug)
+    hand = get_object_or_404(
+        Hand.objects.select_related(
+            "table__night__season__rule_set",
+            "rule_set",
+            "dealer",
+            "declarer",
+            "partner",
+            "revoke_by",
+            "last_trick_by",
+        ),
+        pk=hand_id,
+        table__night__season__club=club,
+    )
+    access.require(request, club, power)
+    prefetch_seats(hand.table)
+    return club, hand
+
+
+def _hand_in_table(request: HttpRequest, club: Club, table: Table) -> Hand | None:
+    """The hand named by `?hand=` (the edit form's preview and re-render), within this table."""
+    hand_id = request.GET.get("hand", "")
+    if not hand_id.isdigit():
+        return None
+    hand = get_object_or_404(
+        Hand.objects.select_related(
+            "rule_set", "dealer", "declarer", "partner", "revoke_by", "last_trick_by"
+        ),
+        pk=int(hand_id),
+        table=table,
+    )
+    hand.table = table
+    return hand
+
+
+# --- rendering ---------------------------------------------------------------------------------
+
+
+def _context(request: HttpRequest, club: Club, table: Table, **extra: Any) -> dict[str, Any]:
+    night = table.night
+    can_score = access.can(request.user, club, access.SCORE)
+    context = {
+        "club": club,
+        "table": table,
+        "night": night,
+        "rule_set": night.season.rule_set,
+        "can_score": can_score,
+        "can_change": can_score and not night.is_closed,
+        "closed_message": CLOSED_MESSAGE if night.is_closed else "",
+        "mode": "new",
+        "show_errors": True,
+    }
+    context.update(extra)
+    form = context.get("form")
+    if isinstance(form, HandForm):
+        hand = context.get("hand")
+        if context["mode"] == "edit" and hand is not None:
+            context["save_url"] = reverse("hand_edit", args=[club.slug, hand.pk])
+            query = f"?hand={hand.pk}"
+        else:
+            context["save_url"] = reverse("hand_create", args=[club.slug, table.pk])
+            query = ""
+        context["preview_url"] = reverse("hand_preview", args=[club.slug, table.pk]) + query
+        # A new dealer changes who plays at a table of five: draw the form again for them.
+        form.fields["dealer"].widget.attrs.update(
+            {
+                "hx-post": reverse("hand_form", args=[club.slug, table.pk]) + query,
+                "hx-trigger": "change",
+                "hx-target": "#entry",
+                "hx-swap": "outerHTML",
+                "hx-sync": "this:replace",
+            }
+        )
+    return context
+
+
+def _new_form(table: Table) -> HandForm:
+    form = new_hand_form(table)
+    form.focus("contract")
+    return form
+
+
+def _page(
+    request: HttpRequest, club: Club, table: Table, status: int = 200, **extra: Any
+) -> HttpResponse:
+    """The whole table page (also the answer to a POST made without htmx that went wrong)."""
+    can_change = access.can(request.user, club, access.SCORE) and not table.night.is_closed
+    if can_change and "form" not in extra:
+        extra["form"] = _new_form(table)
+    context = _context(request, club, table, **extra)
+    context["sheet"] = table_sheet(table)
+    return render(request, PAGE, context, status=status)
+
+
+def _entry(request: HttpRequest, club: Club, table: Table, status: int = 200, **extra: Any):
+    """Just the entry area (form, confirmation or notice), swapped in place by htmx."""
+    return render(request, f"{PAGE}#entry", _context(request, club, table, **extra), status=status)
+
+
+def _entry_and_sheet(
+    request: HttpRequest, club: Club, table: Table, status: int = 200, **extra: Any
+) -> HttpResponse:
+    """After a change: a fresh form for the next hand, and the sheet swapped out of band."""
+    if not table.night.is_closed:
+        extra.setdefault("form", _new_form(table))
+    context = _context(request, club, table, **extra)
+    context["sheet"] = table_sheet(table)
+    return render(request, f"{PAGE}#entry-and-sheet", context, status=status)
+
+
+def _closed(request: HttpRequest, club: Club, table: Table) -> HttpResponse:
+    """A change refused because the night is closed (409 Conflict), with the reason."""
+    if request.htmx:
+        return _entry_and_sheet(request, club, table, status=409)
+    return _page(request, club, table, status=409)
+
+
+def _done(request: HttpRequest, club: Club, table: Table, message: str) -> HttpResponse:
+    if request.htmx:
+        return _entry_and_sheet(request, club, table, saved=message)
+    messages.success(request, message)
+    return redirect(reverse("table_detail", args=[club.slug, table.pk]) + "#entry")
+
+
+# --- the views ---------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "HEAD"])
+def table_detail(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    """The sheet; scorers also get the form for the next hand while the night is open."""
+    club, table = _club_table(request, slug, table_id, access.READ)
+    if request.htmx and not request.htmx.boosted:
+        context = _context(request, club, table, sheet=table_sheet(table))
+        return render(request, f"{PAGE}#sheet", context)
+    return _page(request, club, table)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def hand_form(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    """The entry form alone: GET a fresh one for the next hand (Cancel); POST the fields to draw
+    it again for another dealer (at a table of five that changes who plays). Saves nothing."""
+    club, table = _club_table(request, slug, table_id, access.SCORE)
+    if not request.htmx and request.method == "GET":
+        return redirect("table_detail", club.slug, table.pk)
+    if table.night.is_closed:
+        return _entry(request, club, table)
+    hand = _hand_in_table(request, club, table)
+    data = request.POST if request.method == "POST" else None
+    form = new_hand_form(table, data) if hand is None else edit_hand_form(hand, data)
+    form.focus("dealer" if data is not None else "contract")
+    mode = "new" if hand is None else "edit"
+    return _entry(request, club, table, form=form, hand=hand, mode=mode, show_errors=False)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def hand_preview(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    """The result and every player's amount for the fields as they stand. Saves nothing."""
+    club, table = _club_table(request, slug, table_id, access.SCORE)
+    hand = _hand_in_table(request, club, table)
+    data = request.POST if request.method == "POST" else request.GET
+    form = new_hand_form(table, data) if hand is None else edit_hand_form(hand, data)
+    return render(request, f"{PAGE}#preview", _context(request, club, table, form=form))
+
+
+@login_required
+@require_POST
+def hand_create(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    club, table = _club_table(request, slug, table_id, access.SCORE)
+    if table.night.is_closed:
+        return _closed(request, club, table)
+    form = new_hand_form(table, request.POST)
+    if not form.is_valid() or form.entry is None:
+        form.focus_first_error()
+        if request.htmx:
+            return _entry(request, club, table, status=422, form=form)
+        return _page(request, club, table, status=422, form=form)
+    try:
+        hand = hand_service.record_hand(
+            table, form.entry, request.user, form.cleaned_data.get("expected_number")
+        )
+    except hand_service.HandConflict as conflict:
+        # Someone else saved this hand, or the night was closed meanwhile: show the sheet as it
+        # is now, with a fresh form, and say why nothing was saved.
+        table.night.refresh_from_db()
+        if request.htmx:
+            return _entry_and_sheet(request, club, table, status=409, conflict=str(conflict))
+        return _page(request, club, table, status=409, conflict=str(conflict))
+    return _done(request, club, table, f"Hand {hand.number} saved: {_outcome(form)}.")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def hand_edit(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
+    club, hand = _club_hand(request, slug, hand_id, access.SCORE)
+    table = hand.table
+    if table.night.is_closed:
+        return _closed(request, club, table)
+    if request.method == "GET":
+        form = edit_hand_form(hand)
+        form.focus("contract")
+        return _edit_page(request, club, table, hand, form)
+    form = edit_hand_form(hand, request.POST)
+    if not form.is_valid() or form.entry is None:
+        form.focus_first_error()
+        return _edit_page(request, club, table, hand, form, status=422)
+    try:
+        hand_service.update_hand(hand, form.entry, request.user, form.cleaned_data["version"])
+    except hand_service.HandConflict as conflict:
+        table.night.refresh_from_db()
+        if table.night.is_closed:
+            return _closed(request, club, table)
+        return _edit_page(request, club, table, hand, form, status=409, conflict=str(conflict))
+    return _done(request, club, table, f"Hand {hand.number} corrected: {_outcome(form)}.")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def hand_delete(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
+    """GET asks to confirm; POST deletes, and the later hands move up one."""
+    club, hand = _club_hand(request, slug, hand_id, access.SCORE)
+    table = hand.table
+    if table.night.is_closed:
+        return _closed(request, club, table)
+    if request.method == "GET":
+        form = DeleteHandForm(initial={"version": hand.version})
+        return _delete_page(request, club, table, hand, form)
+    form = DeleteHandForm(request.POST)
+    if not form.is_valid():
+        return _delete_page(request, club, table, hand, form, status=422)
+    try:
+        hand_service.delete_hand(hand, request.user, version=form.cleaned_data["version"])
+    except hand_service.HandConflict as conflict:
+        table.night.refresh_from_db()
+        if table.night.is_closed:
+            return _closed(request, club, table)
+        return _delete_page(request, club, table, hand, form, status=409, conflict=str(conflict))
+    return _done(request, club, table, f"Hand {hand.number} deleted; the later hands moved up.")
+
+
+def _edit_page(
+    request: HttpRequest,
+    club: Club,
+    table: Table,
+    hand: Hand,
+    form: HandForm,
+    status: int = 200,
+    conflict: str = "",
+) -> HttpResponse:
+    extra = {"form": form, "hand": hand, "mode": "edit", "conflict": conflict}
+    if request.htmx:
+        return _entry(request, club, table, status=status, **extra)
+    context = _context(request, club, table, **extra)
+    return render(request, "club/hands/edit.html", context, status=status)
+
+
+def _delete_page(
+    request: HttpRequest,
+    club: Club,
+    table: Table,
+    hand: Hand,
+    form: DeleteHandForm,
+    status: int = 200,
+    conflict: str = "",
+) -> HttpResponse:
+    extra = {"delete_form": form, "hand": hand, "mode": "delete", "conflict": conflict}
+    if request.htmx:
+        return _entry(request, club, table, status=status, **extra)
+    context = _context(request, club, table, **extra)
+    return render(request, "club/hands/delete.html", context, status=status)
+
+
+def _outcome(form: HandForm) -> str:
+    """ "Solo by Cat, Failed, 2 under", or "All passed: redeal"."""
+    if form.entry is not None and form.entry.contract == scoring.ALL_PASSED:
+        return form.result_text()
+    return f"{form.describe()}, {form.result_text()}"
+
+
+urlpatterns = [
+    path("tables/<int:table_id>/", table_detail, name="table_detail"),
+    path("tables/<int:table_id>/hands/", hand_create, name="hand_create"),
+    path("tables/<int:table_id>/preview/", hand_preview, name="hand_preview"),
+    path("tables/<int:table_id>/form/", hand_form, name="hand_form"),
+    path("hands/<int:hand_id>/edit/", hand_edit, name="hand_edit"),
+    path("hands/<int:hand_id>/delete/", hand_delete, name="hand_delete"),
+]
