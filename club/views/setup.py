@@ -89,12 +89,12 @@ def club_setup(request: HttpRequest, slug: str) -> HttpResponse:
         form.save()
         messages.success(request, "Club settings saved.")
         return redirect("club_setup", slug=club.slug)
-    counts = Club.objects.filter(pk=club.pk).aggregate(
-        players=Count("players", distinct=True),
-        seasons=Count("seasons", distinct=True),
-        rule_sets=Count("rule_sets", distinct=True),
-        members=Count("memberships", distinct=True),
-    )
+    counts = {
+        "players": club.players.count(),
+        "seasons": club.seasons.count(),
+        "rule_sets": club.rule_sets.count(),
+        "members": club.memberships.count(),
+    }
     return render(
         request,
         "club/setup/index.html",
