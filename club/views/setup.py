@@ -19,6 +19,7 @@ from django.db.models.functions import Lower
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
+from django.utils.cache import add_never_cache_headers
 
 import scoring
 from club import access
@@ -347,11 +348,13 @@ def member_create_user(request: HttpRequest, slug: str) -> HttpResponse:
     user, password = services.create_user_member(
         club, form.cleaned_data["username"], form.cleaned_data["role"], form.cleaned_data["email"]
     )
-    return render(
+    response = render(
         request,
         "club/setup/member_created.html",
         {"club": club, "new_user": user, "password": password, "role": form.cleaned_data["role"]},
     )
+    add_never_cache_headers(response)  # the password must not linger in a cache
+    return response
 
 
 @login_if_hidden
@@ -368,6 +371,8 @@ def member_role(request: HttpRequest, slug: str, member_id: int) -> HttpResponse
             messages.error(request, str(error))
         else:
             messages.success(request, f"{member.user} is now {member.get_role_display().lower()}.")
+            if member.user_id == request.user.pk and not member.is_secretary:
+                return redirect("club", slug=club.slug)  # set-up is no longer theirs to see
     else:
         messages.error(request, "Choose a role from the list.")
     return redirect("member_list", slug=club.slug)
@@ -384,6 +389,8 @@ def member_remove(request: HttpRequest, slug: str, member_id: int) -> HttpRespon
             messages.error(request, str(error))
         else:
             messages.success(request, f"{member.user} is no longer a member of {club.name}.")
+            if member.user_id == request.user.pk:
+                return redirect("home")
         return redirect("member_list", slug=club.slug)
     return render(request, "club/setup/member_remove.html", {"club": club, "member": member})
 

@@ -406,8 +406,9 @@ def test_the_last_secretary_cannot_step_down_or_be_removed(sec_client, secretary
     # With a second secretary, the first may step down.
     other = Membership.objects.get(user=viewer)
     sec_client.post(u("member_role", other.pk), {f"m{other.pk}-role": "secretary"})
-    sec_client.post(u("member_role", own.pk), {f"m{own.pk}-role": "viewer"})
+    response = sec_client.post(u("member_role", own.pk), {f"m{own.pk}-role": "viewer"})
     assert Membership.objects.get(pk=own.pk).role == Role.VIEWER
+    assert response["Location"] == reverse("club", args=["crown"])  # set-up is closed to them now
 
 
 def test_remove_a_member_after_confirming(sec_client, viewer):
@@ -426,6 +427,7 @@ def test_create_a_user_with_a_temporary_password(sec_client, club, client):
         u("member_create_user"), {"username": "jo", "email": "jo@example.org", "role": "scorer"}
     )
     password = response.context["password"]
+    assert "no-store" in response["Cache-Control"]
     assert len(password) >= 10 and password in response.content.decode()
     assert Membership.objects.get(user__username="jo", club=club).role == Role.SCORER
     sec_client.logout()
