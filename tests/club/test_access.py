@@ -17,6 +17,7 @@ from django.http import HttpResponse
 from django.test import Client
 from django.urls import NoReverseMatch, path, reverse
 
+import scoring
 from club.models import AuditEvent, Club, Membership, Night, Player, Role, RuleSet, Season
 from club.services.setup import create_night, rule_set_from_preset
 
@@ -185,6 +186,7 @@ class Change:
     data: Callable[[dict[str, Any]], dict[str, Any]]
     state: Callable[[dict[str, Any]], Any]  # what the change changes
     args: Callable[[dict[str, Any]], list[Any]] = lambda w: []
+    prepare: Callable[[dict[str, Any]], Any] = lambda w: None  # make the change possible
 
 
 def _night_post(w: dict[str, Any]) -> dict[str, Any]:
@@ -199,6 +201,21 @@ def _night_post(w: dict[str, Any]) -> dict[str, Any]:
     }
     for i, p in enumerate(people.order_by("name"), start=1):
         data[f"tables-0-seat_{i}"] = p.pk
+    return data
+
+
+def _rule_set_post(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "name": name,
+        "payment": "per_opponent",
+        "revoke_tricks": 3,
+        "all_passed": "redeal",
+        "general_misere_stake": 6,
+        "sit_out": "dealer",
+    }
+    for contract, stake in scoring.preset("hoyle").stakes.items():
+        for part in ("base", "over", "under"):
+            data[f"stake_{contract.value}_{part}"] = getattr(stake, part)
     return data
 
 
@@ -276,6 +293,41 @@ CHANGES = [
         lambda w: Night.objects.get(pk=w["night"].pk).status,
         lambda w: [w["night"].pk],
     ),
+    Change(
+        "night_reopen",
+        MANAGE,
+        lambda w: {},
+        lambda w: Night.objects.get(pk=w["night"].pk).status,
+        lambda w: [w["night"].pk],
+        lambda w: Night.objects.filter(pk=w["night"].pk).update(status="closed"),
+    ),
+    Change(
+        "season_edit",
+        MANAGE,
+        lambda w: {"name": "Renamed", "start": "2026-09-01", "end": "2027-03-31",
+                   "rule_set": w["rule_set"].pk, "standings_method": "net", "min_nights": 0},
+        lambda w: Season.objects.get(pk=w["season"].pk).name,
+        lambda w: [w["season"].pk],
+    ),
+    Change(
+        "rule_set_custom",
+        MANAGE,
+        lambda w: _rule_set_post("Custom"),
+        lambda w: RuleSet.objects.filter(name="Custom").count(),
+    ),
+    Change(
+        "rule_set_edit",
+        MANAGE,
+        lambda w: _rule_set_post("Renamed rules"),
+        lambda w: RuleSet.objects.get(pk=w["rule_set"].pk).name,
+        lambda w: [w["rule_set"].pk],
+    ),
+    Change(
+        "member_create_user",
+        MANAGE,
+        lambda w: {"username": "newcomer", "role": "viewer"},
+        lambda w: Membership.objects.filter(user__username="newcomer").count(),
+    ),
 ]  # fmt: skip
 
 
@@ -283,6 +335,7 @@ CHANGES = [
 @pytest.mark.parametrize("change", CHANGES, ids=lambda c: c.name)
 def test_each_change_needs_the_role(client, request, world, change, role):
     login(client, request, role)
+    change.prepare(world)
     before = change.state(world)
     response = client.post(
         reverse(change.name, args=["crown", *change.args(world)]), change.data(world)
