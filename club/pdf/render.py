@@ -54,10 +54,19 @@ class StaticOnlyFetcher(weasyprint.URLFetcher):
         return super().fetch(url, headers)
 
 
+class SheetError(RuntimeError):
+    """A sheet could not be laid out (e.g. it links a file it may not read)."""
+
+
 def html_to_pdf(html: str) -> bytes:
     """Lay out the HTML of a sheet and return the PDF bytes."""
     document = weasyprint.HTML(string=html, base_url=base_url(), url_fetcher=StaticOnlyFetcher())
-    return document.write_pdf()
+    try:
+        return document.write_pdf()
+    except weasyprint.urls.FatalURLFetchingError as error:
+        # WeasyPrint's fatal fetching error is a BaseException, which Django would not turn into
+        # a 500 page: make it an ordinary error.
+        raise SheetError(str(error)) from error
 
 
 def render_html(

@@ -1,0 +1,447 @@
+"""Printed sheets: the PDFs are read back with pypdf and their figures compared with the database
+and with the scoring core (every hand row, running totals, nets, settle-up, stakes), their
+headers ("provisional"/"final", "page N of M") and footers, the file names, who may download
+them, and the blank score cards' seats, dealers and sit-outs."""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import io
+import re
+import subprocess
+import tempfile
+from collections import defaultdict
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from pypdf import PdfReader
+
+import scoring
+from club.models import Club, Hand, Player, ScoreLine
+from club.pdf import sheets
+from club.pdf.render import SheetError, file_name, html_to_pdf
+from club.queries.night import night_summary
+from club.services.hands import HandEntry, close_night, next_hand, record_hand
+
+SUITS = "♠♥♦♣"
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def pages(response) -> list[str]:
+    """The text of each page of a PDF response."""
+    assert response.status_code == 200, response.content[:300]
+    assert response["Content-Type"] == "application/pdf"
+    reader = PdfReader(io.BytesIO(response.content))
+    return [page.extract_text() for page in reader.pages]
+
+
+def lines(texts: list[str]) -> list[str]:
+    return [line.strip() for text in texts for line in text.splitlines()]
+
+
+def play(table, user, contract: str, **kw) -> Hand:
+    """Record the next hand at the table through the hand service, dealt by the rotation."""
+    return record_hand(
+        table, HandEntry(dealer=next_hand(table)["dealer"], contract=contract, **kw), user
+    )
+
+
+def fmt(club: Club, amount: int, signed: bool = True) -> str:
+    return club.format_amount(amount, signed=signed)
+
+
+def night_url(night, slug: str = "crown") -> str:
+    return reverse("night_sheet", args=[slug, night.pk])
+
+
+def cards_url(night, slug: str = "crown") -> str:
+    return reverse("score_cards", args=[slug, night.pk])
+
+
+def login(client: Client, user) -> Client:
+    client.force_login(user)
+    return client
+
+
+def expected_rows(table, club: Club) -> list[str]:
+    """Each hand's line as the sheet must print it: the facts from the hand row, the result in the
+    scoring core's words (scored again here, by name), the amounts from the score lines and the
+    running totals added up here."""
+    seats = [s.player for s in table.seats.select_related("player")]
+    rules = table.night.season.rule_set.rules
+    running = dict.fromkeys((p.pk for p in seats), 0)
+    rows = []
+    for hand in table.hands.order_by("number"):
+        amounts = {line.player_id: line.amount for line in hand.score_lines.all()}
+        playing = [p for p in seats if p.pk in amounts]
+        result = scoring.score_hand(
+            scoring.Hand(
+                players=[p.name for p in playing],
+                contract=hand.contract,
+                declarer=hand.declarer.name if hand.declarer else None,
+                partner=hand.partner.name if hand.partner else None,
+                tricks=hand.tricks,
+                revoke_by=hand.revoke_by.name if hand.revoke_by else None,
+            ),
+            rules,
+        )
+        # The database's amounts are the scoring core's.
+        assert {p.name: amounts[p.pk] for p in playing} == result.amounts
+        contract = hand.get_contract_display()
+        if hand.trump:
+            contract += " " + scoring.Trump(hand.trump).symbol
+        declaring = " & ".join(p.name for p in (hand.declarer, hand.partner) if p)
+        tricks = "" if hand.tricks is None else str(hand.tricks)
+        summary = result.summary
+        if hand.revoke_by:  # the sheet names the player who revoked
+            summary = summary.replace(" (revoke)", f" (revoke: {hand.revoke_by.name})")
+        cells = []
+        for p in seats:
+            if p.pk in amounts:
+                running[p.pk] += amounts[p.pk]
+                cells += [fmt(club, amounts[p.pk]), fmt(club, running[p.pk])]
+            else:
+                cells += ["out", fmt(club, running[p.pk])]
+        parts = [str(hand.number), hand.dealer.name, contract, declaring, tricks, summary, *cells]
+        rows.append(" ".join(part for part in parts if part))
+    return rows
+
+
+def db_nets(night) -> dict[str, int]:
+    nets: dict[str, int] = defaultdict(int)
+    for name, amount in ScoreLine.objects.filter(night=night).values_list("player__name", "amount"):
+        nets[name] += amount
+    return dict(nets)
+
+
+# --- data --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def zoe(players) -> Player:
+    """Dan is Zoë on these sheets: an accented name must print."""
+    dan = players[3]
+    dan.name = "Zoë"
+    dan.save()
+    return dan
+
+
+@pytest.fixture
+def played(night, table4, table5, players, zoe, secretary):
+    """A night with hands of every kind, each through record_hand: trumps of all four suits, a
+    misère, Prop & Cop made and failed, a revoke, all passed, and a table of five with sit-outs."""
+    ann, bob, cat, _, eve, fay, gus, hal, ivy = players
+    play(table4, secretary, "solo", declarer=ann, tricks=7)
+    play(table4, secretary, "prop_cop", declarer=bob, partner=cat, tricks=7)
+    play(table4, secretary, "misere", declarer=zoe, tricks=0)
+    play(table4, secretary, "abundance", declarer=cat, tricks=10, trump="hearts")
+    play(table4, secretary, "abundance", declarer=ann, tricks=8, trump="spades")
+    play(table4, secretary, "abundance", declarer=bob, tricks=9, trump="diamonds")
+    play(table4, secretary, "abundance", declarer=zoe, tricks=9, trump="clubs")
+    play(table4, secretary, "solo", declarer=bob, tricks=3, revoke_by=ann)
+    play(table4, secretary, scoring.ALL_PASSED)
+    play(table4, secretary, "open_misere", declarer=ann, tricks=1)
+    # Table of five: Eve deals hand 1 and Ivy, on her right, sits out (Hoyle).
+    play(table5, secretary, "solo", declarer=fay, tricks=5)
+    play(table5, secretary, "misere", declarer=gus, tricks=1)
+    play(table5, secretary, "prop_cop", declarer=hal, partner=ivy, tricks=13)
+    play(table5, secretary, "royal_abundance", declarer=ivy, tricks=11)
+    return night
+
+
+# --- the night settlement sheet ----------------------------------------------------------------
+
+
+def test_night_sheet_is_a_pdf_download_with_the_nights_date_in_its_name(client, secretary, played):
+    response = login(client, secretary).get(night_url(played))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert response["Content-Disposition"] == 'attachment; filename="club-night-2026-11-20.pdf"'
+    assert response.content.startswith(b"%PDF-")
+    assert "no-cache" in response["Cache-Control"] and "private" in response["Cache-Control"]
+
+
+def test_every_hand_row_prints_the_databases_amounts_and_running_totals(
+    client, secretary, club, played, table4, table5
+):
+    printed = lines(pages(login(client, secretary).get(night_url(played))))
+    for table in (table4, table5):
+        rows = expected_rows(table, club)
+        assert len(rows) == table.hands.count() > 0
+        for row in rows:
+            assert row in printed, f"missing row: {row!r}"
+
+
+def test_table_totals_nets_and_settle_up_match_the_database_and_scoring(
+    client, secretary, club, played, table4, table5
+):
+    printed = lines(pages(login(client, secretary).get(night_url(played))))
+    nets = db_nets(played)
+    assert sum(nets.values()) == 0 and any(nets.values())
+    for table in (table4, table5):
+        seats = [s.player.name for s in table.seats.select_related("player")]
+        count = table.hands.count()
+        totals = " ".join(fmt(club, nets.get(name, 0)) for name in seats)
+        assert f"Totals after {count} hands {totals}" in printed
+        for name in seats:
+            assert f"{name} {table.number} {fmt(club, nets[name])}" in printed
+    # The settle-up: the night page's payments, as few as the scoring core's settle-up needs,
+    # and paying them squares every player's net in the database.
+    printed_payments = [line for line in printed if " pays " in line]
+    page_payments = night_summary(played).payments
+    assert printed_payments == [
+        f"{p.payer} pays {p.payee} {fmt(club, p.amount, signed=False)}" for p in page_payments
+    ]
+    assert len(printed_payments) == len(scoring.settle_up(nets)) > 0
+    balance = dict(nets)
+    for p in page_payments:
+        balance[p.payer] += p.amount
+        balance[p.payee] -= p.amount
+    assert set(balance.values()) == {0}
+
+
+def test_a_known_settle_up_line(client, secretary, club, night, table4, players, zoe):
+    """One solo made exactly by Ann (6d from each of three) and nothing else: everyone pays Ann."""
+    ann, bob, cat, *_ = players
+    play(table4, secretary, "solo", declarer=ann, tricks=5)
+    printed = lines(pages(login(client, secretary).get(night_url(night))))
+    for payer in ("Bob", "Cat", "Zoë"):
+        assert f"{payer} pays Ann £0.06" in printed
+    assert (
+        "1 Ann Solo Ann 5 Made +£0.18 +£0.18 -£0.06 -£0.06 -£0.06 -£0.06 -£0.06 -£0.06" in printed
+    )
+
+
+def test_open_night_is_provisional_and_closed_night_final_on_every_page(client, secretary, played):
+    client = login(client, secretary)
+    open_pages = pages(client.get(night_url(played)))
+    assert all("Provisional" in text and "Final" not in text for text in open_pages)
+    close_night(played, secretary)
+    closed_pages = pages(client.get(night_url(played)))
+    assert all("Final" in text and "Provisional" not in text for text in closed_pages)
+
+
+def test_running_header_page_numbers_and_stakes_footer_on_every_page(
+    client, secretary, club, played, hoyle
+):
+    texts = pages(login(client, secretary).get(night_url(played)))
+    total = len(texts)
+    rules = hoyle.rules
+    stake_line = "Stake " + " ".join(
+        fmt(club, rules.stake(c).base, False) for c in scoring.Contract
+    )
+    contracts = " ".join(c.display_name for c in scoring.Contract)
+    for number, text in enumerate(texts, start=1):
+        page_lines = [line.strip() for line in text.splitlines()]
+        assert f"page {number} of {total}" in page_lines
+        assert "Crown & Anchor Solo School Settlement sheet · Club night 20 Nov 2026" in text
+        assert "Friday 20 November 2026 · Winter 2026 · rules: Hoyle sixpences" in text
+        assert f"Hoyle sixpences {contracts}" in page_lines
+        assert stake_line in page_lines
+        none = "\N{EN DASH}"  # printed where a contract has no over-trick value
+        assert f"Per over-trick +£0.01 +£0.01 {none} +£0.02 +£0.02 {none} {none}" in page_lines
+
+
+def test_suits_pound_and_accents_survive_into_the_pdf_text(client, secretary, played):
+    text = "\n".join(pages(login(client, secretary).get(night_url(played))))
+    for needle in [*SUITS, "£", "Zoë", "Misère", "Open Misère"]:
+        assert needle in text, needle
+
+
+def test_dollar_club_prints_dollars(client, secretary, club, played):
+    club.currency_symbol = "$"
+    club.save()
+    text = "\n".join(pages(login(client, secretary).get(night_url(played))))
+    assert "$0.06" in text and "£" not in text
+
+
+def test_a_long_table_runs_over_pages_repeating_its_header_and_never_splitting_a_row(
+    client, secretary, club, night, table4, players, zoe
+):
+    ann, bob, cat, *_ = players
+    for i in range(70):
+        if i % 3 == 0:
+            play(table4, secretary, "solo", declarer=ann, tricks=4 + i % 5)
+        elif i % 3 == 1:
+            play(table4, secretary, "prop_cop", declarer=bob, partner=cat, tricks=6 + i % 6)
+        else:
+            play(table4, secretary, "misere", declarer=zoe, tricks=i % 2)
+    texts = pages(login(client, secretary).get(night_url(night)))
+    assert len(texts) >= 3
+    by_page = [[line.strip() for line in text.splitlines()] for text in texts]
+    rows = expected_rows(table4, club)
+    pages_with_rows = set()
+    for row in rows:
+        # Each row is printed whole, on exactly one page.
+        found = [i for i, page_lines in enumerate(by_page) if row in page_lines]
+        assert len(found) == 1, row
+        pages_with_rows.add(found[0])
+    assert len(pages_with_rows) >= 3
+    for i in pages_with_rows:
+        assert "# Dealer Contract Declarer & partner Tricks Result" in by_page[i]
+        assert "Ann Bob Cat Zoë" in by_page[i]
+        assert "hand total hand total hand total hand total" in by_page[i]
+
+
+def test_night_without_hands_still_prints(client, secretary, night):
+    text = "\n".join(pages(login(client, secretary).get(night_url(night))))
+    assert "No hands recorded at this table." in text
+    assert "Everyone is square: nothing to pay." in text
+
+
+# --- blank score cards -------------------------------------------------------------------------
+
+
+def word_boxes(response, page_number: int) -> list[tuple[str, float, float, float]]:
+    """(word, x min, x max, y min) of every word on a page, from poppler's pdftotext -bbox."""
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as pdf:
+        pdf.write(response.content)
+        pdf.flush()
+        xhtml = subprocess.run(
+            ["pdftotext", "-f", str(page_number), "-l", str(page_number), "-bbox", pdf.name, "-"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+    pattern = r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>'
+    return [
+        (html.unescape(w), float(x0), float(x1), float(y0))
+        for x0, y0, x1, w in re.findall(pattern, xhtml)
+    ]
+
+
+def test_score_cards_seat_order_dealers_and_sit_outs_for_a_table_of_five(
+    client, viewer, club, night, table5, hoyle
+):
+    response = login(client, viewer).get(cards_url(night))
+    texts = pages(response)
+    assert response["Content-Disposition"] == 'attachment; filename="score-cards-2026-11-20.pdf"'
+    assert len(texts) == 2  # one card per table, each on its own page
+    card = [line.strip() for line in texts[1].splitlines()]
+    assert "Table 2 · score card" in card
+    seats = [s.player.name for s in table5.seats.select_related("player")]
+    assert seats == ["Eve", "Fay", "Gus", "Hal", "Ivy"]
+    assert " ".join(seats) in card  # the seats, in order
+    header = "Hand Dealer Sits out Contract Declarer Partner Tricks Result " + " ".join(seats)
+    assert header in card
+    for number in range(1, sheets.CARD_HANDS + 1):
+        dealer = scoring.table.dealer_for(seats, table5.first_dealer, number)
+        out = scoring.table.sitting_out(seats, dealer, hoyle.rules)
+        # Only the hand, dealer and sit-out are filled in (and a dash in the sitter's column):
+        # every other column is left empty to write in.
+        assert f"{number} {dealer} {out} —" in card, number
+    assert "1 Eve Ivy —" in card and "2 Fay Eve —" in card  # Hoyle: the dealer's right sits out
+    assert "Totals" in card
+    # The sitter's own column has a dash, under their name in the column heads.
+    words = word_boxes(response, 2)
+    head_y = next(y for w, _, _, y in words if w == "Hand")
+    columns = {w: (x0, x1) for w, x0, x1, y in words if abs(y - head_y) < 1 and w in seats}
+    assert list(columns) == seats
+    for number in (1, 2, 3, 4, 5):
+        row_y = next(y for w, _, x1, y in words if w == str(number) and x1 < 60 and y > head_y)
+        dashes = [(x0 + x1) / 2 for w, x0, x1, y in words if w == "—" and abs(y - row_y) < 1]
+        dealer = scoring.table.dealer_for(seats, 0, number)
+        out = scoring.table.sitting_out(seats, dealer, hoyle.rules)
+        assert len(dashes) == 1
+        column = seats[min(range(5), key=lambda i: abs(sum(columns[seats[i]]) / 2 - dashes[0]))]
+        assert column == out, number
+
+
+def test_score_card_for_a_table_of_four_has_no_sit_out_column(client, viewer, night):
+    texts = pages(login(client, viewer).get(cards_url(night)))
+    card = [line.strip() for line in texts[0].splitlines()]
+    assert "Hand Dealer Contract Declarer Partner Tricks Result Ann Bob Cat Dan" in card
+    assert "1 Ann" in card and "2 Bob" in card and "5 Ann" in card
+    assert "Sits out" not in texts[0]
+
+
+def test_score_cards_rows_follow_hands_parameter_within_bounds(client, viewer, night):
+    client = login(client, viewer)
+    card = lines(pages(client.get(cards_url(night) + "?hands=6"))[:1])
+    assert "6 Bob" in card and "7 Cat" not in card
+    many = pages(client.get(cards_url(night) + "?hands=999"))
+    assert f"{sheets.MAX_CARD_HANDS} Dan" in lines(many)
+
+
+def test_score_cards_print_the_rotating_trump(client, viewer, club, night, season, players):
+    from club.services.setup import rule_set_from_preset
+
+    season.rule_set = rule_set_from_preset(club, "anna-cubed")
+    season.save()
+    texts = pages(login(client, viewer).get(cards_url(night)))
+    card = lines(texts[:1])
+    # Anna Cubed: Hearts, Clubs, Diamonds, Spades, No Trumps, one step a hand.
+    assert [line for line in card if re.match(r"^[1-6] \w+ (♥|♣|♦|♠|NT)$", line)] == [
+        "1 Ann ♥",
+        "2 Bob ♣",
+        "3 Cat ♦",
+        "4 Dan ♠",
+        "5 Ann NT",
+        "6 Bob ♥",
+    ]
+
+
+# --- who may download --------------------------------------------------------------------------
+
+
+def sheet_urls(night) -> list[str]:
+    return [night_url(night), cards_url(night)]
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_members_of_every_role_may_download(client, secretary, scorer, viewer, played, which):
+    for user in (secretary, scorer, viewer):
+        client.force_login(user)
+        assert client.get(sheet_urls(played)[which]).status_code == 200
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_another_clubs_secretary_gets_404(client, outsider, played, which):
+    client.force_login(outsider)
+    assert client.get(sheet_urls(played)[which]).status_code == 404
+    # ... also when asking through their own club's address.
+    assert (
+        client.get(sheet_urls(played)[which].replace("/c/crown/", "/c/redlion/")).status_code == 404
+    )
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_anonymous_visitors_log_in_for_a_private_club_and_read_a_public_one(
+    client, club, played, which
+):
+    url = sheet_urls(played)[which]
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+    club.is_public = True
+    club.save()
+    assert client.get(url).status_code == 200
+
+
+def test_unknown_night_is_404(client, secretary, night):
+    client.force_login(secretary)
+    assert client.get(reverse("night_sheet", args=["crown", night.pk + 999])).status_code == 404
+
+
+# --- the rendering pipeline --------------------------------------------------------------------
+
+
+def test_file_names_are_ascii_slugs():
+    assert file_name("club-night", dt.date(2026, 11, 20)) == "club-night-2026-11-20.pdf"
+    assert (
+        file_name("statement", "Zoë Abbott", "Winter 2026")
+        == "statement-zoe-abbott-winter-2026.pdf"
+    )
+    assert file_name("", "") == "sheet.pdf"
+
+
+def test_sheets_read_static_files_and_nothing_else():
+    ok = html_to_pdf('<link rel="stylesheet" href="css/print.css"><p>fine</p>')
+    assert ok.startswith(b"%PDF-")
+    for href in ("../club/settings.py", "file:///etc/hostname", "http://127.0.0.1:9/x.css"):
+        with pytest.raises(SheetError, match="Error fetching"):
+            html_to_pdf(f'<link rel="stylesheet" href="{href}"><p>no</p>')
