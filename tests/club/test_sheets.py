@@ -445,3 +445,15 @@ def test_sheets_read_static_files_and_nothing_else():
     for href in ("../club/settings.py", "file:///etc/hostname", "http://127.0.0.1:9/x.css"):
         with pytest.raises(SheetError, match="Error fetching"):
             html_to_pdf(f'<link rel="stylesheet" href="{href}"><p>no</p>')
+
+
+# --- links from the pages ----------------------------------------------------------------------
+
+
+def test_night_and_table_pages_link_their_sheets(client, secretary, night, table4):
+    client.force_login(secretary)
+    night_page = client.get(reverse("night_detail", args=["crown", night.pk])).content.decode()
+    assert f'href="{night_url(night)}"' in night_page
+    assert f'href="{cards_url(night)}"' in night_page
+    table_page = client.get(reverse("table_detail", args=["crown", table4.pk])).content.decode()
+    assert f'href="{night_url(night)}"' in table_page
