@@ -3,11 +3,19 @@ club's data is a 404 whatever URL is typed (the healthchecks pattern: one helper
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
 from django.contrib.auth.models import AnonymousUser, User
-from django.http import Http404, HttpRequest
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
-from club.models import Club, Membership, Night, Role, Table
+from club.models import Club, Membership, Night, Player, Role, RuleSet, Season, Table
+
+View = Callable[..., HttpResponse]
 
 # What each role may do; a higher role may do everything a lower one may.
 READ, SCORE, MANAGE = "read", "score", "manage"
@@ -41,9 +49,26 @@ def require(request: HttpRequest, club: Club, power: str) -> None:
         return
     if not can(request.user, club, READ):
         raise Http404("No such club")
-    from django.core.exceptions import PermissionDenied
-
     raise PermissionDenied("Your role in this club does not allow this")
+
+
+def login_if_hidden(view: View) -> View:
+    """Send anonymous visitors to log in when the page is not theirs to see (a private club, or a
+    change on a public one), instead of a bare 404 or 403. Signed-in users get the 404/403."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except (Http404, PermissionDenied) as error:
+            if request.user.is_authenticated:
+                raise
+            public = Club.objects.filter(slug=kwargs.get("slug"), is_public=True).exists()
+            if isinstance(error, Http404) and public:
+                raise  # a missing page of a public club
+            return redirect_to_login(request.get_full_path())
+
+    return wrapper
 
 
 def get_club(request: HttpRequest, slug: str, power: str = READ) -> Club:
@@ -70,6 +95,26 @@ def get_table(request: HttpRequest, club: Club, table_id: int, power: str = READ
     )
     require(request, club, power)
     return table
+
+
+# Objects of the club: fetched through the club, so another club's id is a 404. The caller has
+# checked the user's role with get_club first.
+
+
+def club_player(club: Club, player_id: int) -> Player:
+    return get_object_or_404(Player, pk=player_id, club=club)
+
+
+def club_season(club: Club, season_id: int) -> Season:
+    return get_object_or_404(Season, pk=season_id, club=club)
+
+
+def club_rule_set(club: Club, rule_set_id: int) -> RuleSet:
+    return get_object_or_404(RuleSet, pk=rule_set_id, club=club)
+
+
+def club_member(club: Club, member_id: int) -> Membership:
+    return get_object_or_404(Membership.objects.select_related("user"), pk=member_id, club=club)
 
 
 def user_clubs(user: User | AnonymousUser) -> list[Club]:

@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import path
 
 from club import access
+from club.access import login_if_hidden
 from club.forms.nights import (
     MAX_TABLES,
     NightForm,
@@ -22,7 +23,6 @@ from club.models import Club, Player
 from club.queries.night import audit_trail, club_nights, night_summary
 from club.services import setup as services
 from club.services.hands import HandConflict, close_night, reopen_night
-from club.views.setup import login_if_hidden
 
 TABLES_PREFIX = "tables"
 

@@ -7,22 +7,18 @@ the club may see. Every object is fetched through the club, so another club's id
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
-from functools import wraps
-from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Exists, OuterRef
 from django.db.models.functions import Lower
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils.cache import add_never_cache_headers
 
 import scoring
 from club import access
+from club.access import club_member, club_player, club_rule_set, club_season, login_if_hidden
 from club.forms.setup import (
     AddMemberForm,
     ClubSettingsForm,
@@ -33,49 +29,10 @@ from club.forms.setup import (
     RuleSetPresetForm,
     SeasonForm,
 )
-from club.models import Club, Hand, Membership, Player, Role, RuleSet, Season
+from club.models import Club, Hand, Role, Season
 from club.services import setup as services
 
-View = Callable[..., HttpResponse]
 ROLE_ORDER = [Role.SECRETARY, Role.SCORER, Role.VIEWER]
-
-
-def login_if_hidden(view: View) -> View:
-    """Send anonymous visitors to log in when the page is not theirs to see (a private club, or a
-    change on a public one), instead of a bare 404 or 403. Signed-in users get the 404/403."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        try:
-            return view(request, *args, **kwargs)
-        except (Http404, PermissionDenied) as error:
-            if request.user.is_authenticated:
-                raise
-            public = Club.objects.filter(slug=kwargs.get("slug"), is_public=True).exists()
-            if isinstance(error, Http404) and public:
-                raise  # a missing page of a public club
-            return redirect_to_login(request.get_full_path())
-
-    return wrapper
-
-
-# Objects of the club: fetched through the club, so another club's id is a 404. ---------------
-
-
-def club_player(club: Club, player_id: int) -> Player:
-    return get_object_or_404(Player, pk=player_id, club=club)
-
-
-def club_season(club: Club, season_id: int) -> Season:
-    return get_object_or_404(Season, pk=season_id, club=club)
-
-
-def club_rule_set(club: Club, rule_set_id: int) -> RuleSet:
-    return get_object_or_404(RuleSet, pk=rule_set_id, club=club)
-
-
-def club_member(club: Club, member_id: int) -> Membership:
-    return get_object_or_404(Membership.objects.select_related("user"), pk=member_id, club=club)
 
 
 # Set-up home and club settings -----------------------------------------------------------------

@@ -9,9 +9,9 @@ from django.urls import path
 from django.utils import timezone
 
 from club import access
+from club.access import login_if_hidden
 from club.pdf import sheets
 from club.pdf.render import file_name, sheet_response
-from club.views.setup import login_if_hidden
 
 
 @login_if_hidden
