@@ -109,6 +109,20 @@ class ScoreLine(models.Model):
     # count contracts declared and made from these without joining the hands.
     declared = models.BooleanField(default=False)
     declared_made = models.BooleanField(default=False)
+    # The hand's contract and whether it was made, and for Prop & Cop the other player on this
+    # player's declaring side: a player's contracts and partnerships are read from their own lines
+    # through covering indexes, with no join to the hands.
+    contract = models.CharField(max_length=20, choices=CONTRACT_CHOICES, blank=True)
+    made = models.BooleanField(default=False)
+    mate = models.ForeignKey(
+        "club.Player",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
+        help_text="Prop & Cop: this player's partner on the declaring side.",
+    )
     night = models.ForeignKey("club.Night", on_delete=models.CASCADE, related_name="score_lines")
     season = models.ForeignKey("club.Season", on_delete=models.CASCADE, related_name="score_lines")
 
@@ -119,11 +133,19 @@ class ScoreLine(models.Model):
         indexes = [
             models.Index(fields=["season", "player"], name="score_line_season_player"),
             models.Index(fields=["night", "player"], name="score_line_night_player"),
-            # A player's contracts (player page) and the season's biggest wins (club home).
+            # A player's contracts and Prop & Cop partners (player page), and the season's biggest
+            # wins (club home). The INCLUDE columns make them index-only scans on PostgreSQL.
             models.Index(
                 fields=["season", "player"],
+                include=["contract", "amount", "declared_made"],
                 condition=Q(declared=True),
                 name="score_line_declared_player",
+            ),
+            models.Index(
+                fields=["season", "player"],
+                include=["mate", "made", "amount"],
+                condition=Q(mate__isnull=False),
+                name="score_line_mate_player",
             ),
             models.Index(
                 fields=["season", "-amount"],

@@ -197,21 +197,26 @@ def score_lines_for(hand: Hand, scored: ScoredHand) -> list[ScoreLine]:
     """The unsaved score lines of a scored hand: one per player taking part (seed_demo bulk-creates
     these directly, so every way of writing a hand builds its lines here).
 
-    Each line also carries the hand scored under the season's ladder rule set (`points`) and
-    whether this player declared the contract and made it, which the database sums into the
-    night totals the standings read (club.models.NightTotal)."""
+    Each line also carries the hand scored under the season's ladder rule set (`points`), whether
+    this player declared the contract and made it (which the database sums into the night totals
+    the standings read, club.models.NightTotal), and the hand's contract, result and Prop & Cop
+    partnership (which the player page reads)."""
     night = hand.table.night
     points = _ladder_amounts(scored, night.season)
-    declarer = _key(scored.entry.declarer)
+    entry = scored.entry
     made = scored.result.contract is not None and scored.result.made
+    side = {_key(entry.declarer): entry.partner, _key(entry.partner): entry.declarer}
     return [
         ScoreLine(
             hand=hand,
             player=p,
             amount=scored.amount(p),
             points=points.get(_key(p), 0),
-            declared=_key(p) == declarer,
-            declared_made=_key(p) == declarer and made,
+            declared=p == entry.declarer,
+            declared_made=p == entry.declarer and made,
+            contract=entry.contract,
+            made=made,
+            mate=side.get(_key(p)) if entry.partner is not None else None,
             night_id=night.pk,
             season_id=night.season_id,
         )
