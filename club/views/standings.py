@@ -1,3 +1,209 @@
-from django.urls import URLPattern
+"""Season standings: the ladder table (sortable, paginated, CSV), trend lines and the season chart.
 
-urlpatterns: list[URLPattern] = []
+Readable by the club's members, and by anyone when the club is public; otherwise an anonymous
+visitor is sent to log in and a logged-in outsider gets a 404.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import wraps
+from typing import Any, Concatenate, ParamSpec
+
+from django import forms
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import path
+from django.utils.safestring import SafeString
+from django.utils.text import slugify
+from django_tables2 import RequestConfig
+
+from club import access, charts
+from club.models import Club, Season
+from club.queries import standings as q
+from club.tables import PER_PAGE, StandingsTable, format_average, format_measure
+
+P = ParamSpec("P")
+CHART_PLAYERS = 8  # the leaders drawn on the season chart
+
+
+def club_reader(
+    view: Callable[Concatenate[HttpRequest, Club, P], HttpResponse],
+) -> Callable[Concatenate[HttpRequest, str, P], HttpResponse]:
+    """Pass the club to a read-only page: members, or anyone when the club is public. For a
+    private club an anonymous visitor is asked to log in, and anyone else gets a 404."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+        club = get_object_or_404(Club, slug=slug)
+        if not access.can(request.user, club, access.READ):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            raise Http404("No such club")
+        return view(request, club, *args, **kwargs)
+
+    return wrapped
+
+
+class RangeForm(forms.Form):
+    """The season and the date range the standings cover (GET)."""
+
+    season = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
+    date_from = forms.DateField(required=False, label="From")
+    date_to = forms.DateField(required=False, label="To")
+
+    def __init__(self, data: Any, seasons: list[Season]) -> None:
+        data = {
+            "season": data.get("season", ""),
+            "date_from": data.get("from", ""),
+            "date_to": data.get("to", ""),
+        }
+        super().__init__(data)
+        self.fields["season"].choices = [(s.pk, s.name) for s in seasons]
+
+    def value(self, name: str) -> Any:
+        return self.cleaned_data.get(name) if self.is_valid() else None
+
+
+@dataclass
+class StandingsPage:
+    season: Season | None
+    seasons: list[Season]
+    form: RangeForm
+    ladder: q.Ladder | None
+
+
+def _standings_for(request: HttpRequest, club: Club) -> StandingsPage:
+    seasons = q.club_seasons(club)
+    form = RangeForm(request.GET, seasons)
+    form.is_valid()
+    season = q.pick_season(seasons, form.cleaned_data.get("season"))
+    if season is None:
+        return StandingsPage(None, seasons, form, None)
+    ladder = q.ladder(season, form.cleaned_data.get("date_from"), form.cleaned_data.get("date_to"))
+    return StandingsPage(season, seasons, form, ladder)
+
+
+def value_formatter(club: Club, method: str) -> Callable[[int | Fraction], str]:
+    """How a trend value is written: money, points or an average per hand."""
+    points = method == "points"
+
+    def fmt(value: int | Fraction) -> str:
+        if method == "average":
+            return format_average(club, Fraction(value))
+        if isinstance(value, Fraction) and value.denominator != 1:
+            return format_average(club, value, points=points)
+        return format_measure(club, int(value), points)
+
+    return fmt
+
+
+def _periods(trend: q.Trend) -> str:
+    """ "30 nights", "the last 60 of 1,929 nights", "37 years"."""
+    count = len(trend.labels)
+    unit = trend.unit + ("s" if count != 1 else "")
+    if trend.is_window:
+        return f"the last {count} of {trend.nights:,} nights"
+    return f"{count} {unit}"
+
+
+def _trend_label(name: str, values: list, fmt: Callable, trend: q.Trend) -> str:
+    return (
+        f"{name}: {fmt(values[-1])} over {_periods(trend)} "
+        f"(high {fmt(max(values))}, low {fmt(min(values))})"
+    )
+
+
+def season_chart(
+    club: Club, ladder: q.Ladder, rows: list[q.Row], trend: q.Trend, chart_id: str = "season"
+) -> tuple[SafeString, list[charts.Series]]:
+    """The line chart of these players' cumulative totals, and its series (for the data table)."""
+    fmt = value_formatter(club, ladder.method)
+    series = [charts.Series(r.name, trend.series[r.player_id]) for r in rows]
+    what = {
+        "net": "Cumulative net",
+        "points": "Cumulative points",
+        "average": "Running average per hand",
+    }[ladder.method]
+    title = f"{what}, {ladder.season.name}"
+    finishes = "; ".join(f"{s.name} {fmt(s.values[-1])}" for s in series if s.values)
+    periods = _periods(trend)
+    if trend.labels:
+        periods += f" from {trend.labels[0]} to {trend.labels[-1]}"
+    description = f"{what} of {len(series)} players over {periods}. Latest: {finishes}."
+    svg = charts.line_chart(
+        series,
+        trend.labels,
+        title=title,
+        description=description,
+        value_format=fmt,
+        chart_id=chart_id,
+    )
+    return svg, series
+
+
+@club_reader
+def standings(request: HttpRequest, club: Club) -> HttpResponse:
+    page = _standings_for(request, club)
+    context: dict[str, Any] = {"club": club, "page": page, "season": page.season}
+    ladder = page.ladder
+    if ladder is not None:
+        table = StandingsTable(ladder, club)
+        RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+        shown = [bound.record for bound in table.page.object_list]
+        leaders = ladder.rows[:CHART_PLAYERS]
+        trend = q.trends(
+            ladder.season,
+            ladder.nights,
+            [r.player_id for r in shown + leaders],
+            ladder.method,
+            ladder=ladder,
+        )
+        fmt = value_formatter(club, ladder.method)
+        for row in shown:
+            values = trend.series.get(row.player_id, [])
+            table.trends[row.player_id] = charts.sparkline(
+                values, label=_trend_label(row.name, values, fmt, trend) if values else row.name
+            )
+        chart, series = season_chart(club, ladder, leaders, trend)
+        context.update(
+            table=table,
+            ladder=ladder,
+            chart=chart,
+            chart_series=series,
+            chart_labels=trend.labels,
+            chart_rows=charts.data_rows(series, fmt),
+            chart_caption=(
+                f"The leading {len(series)} players over {_periods(trend)}, {trend.unit} by "
+                f"{trend.unit}; each player's own page has their line."
+            ),
+            query=request.GET.urlencode(),
+        )
+    return render(request, "club/standings.html", context)
+
+
+@club_reader
+def standings_csv(request: HttpRequest, club: Club) -> HttpResponse:
+    """The standings table as CSV: the same columns, rows, order and text, all pages at once."""
+    page = _standings_for(request, club)
+    if page.ladder is None:
+        raise Http404("This club has no seasons yet")
+    table = StandingsTable(page.ladder, club)
+    RequestConfig(request, paginate=False).configure(table)
+    name = slugify(f"{club.slug} {page.ladder.season.name} standings")
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
+    writer = csv.writer(response)
+    for row in table.as_values():
+        writer.writerow(row)
+    return response
+
+
+urlpatterns = [
+    path("standings/", standings, name="standings"),
+    path("standings.csv", standings_csv, name="standings_csv"),
+]

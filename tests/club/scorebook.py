@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from html.parser import HTMLParser
 
 import scoring
 from club.models import Night, Player, Season
@@ -61,3 +62,47 @@ def expected(
         rules,
     )
     return result.amounts
+
+
+class _TableText(HTMLParser):
+    """The text of each row of the first <table> whose class includes `css`."""
+
+    def __init__(self, css: str) -> None:
+        super().__init__()
+        self.css = css
+        self.depth = 0  # > 0 inside the wanted table
+        self.rows: list[list[str]] = []
+        self.classes: list[str] = []
+        self.cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        if tag == "table":
+            if self.depth:
+                self.depth += 1
+            elif self.css in (attributes.get("class") or "").split() and not self.rows:
+                self.depth = 1
+        elif self.depth == 1 and tag == "tr":
+            self.rows.append([])
+            self.classes.append(attributes.get("class") or "")
+        elif self.depth == 1 and tag in ("td", "th"):
+            self.cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "table" and self.depth:
+            self.depth -= 1
+        elif self.depth == 1 and tag in ("td", "th") and self.cell is not None:
+            self.rows[-1].append(" ".join("".join(self.cell).split()))
+            self.cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None and self.depth == 1:
+            self.cell.append(data)
+
+
+def table_text(html: bytes | str, css: str) -> tuple[list[list[str]], list[str]]:
+    """(rows of cell text, each row's class) for the table with this class, header row first.
+    Text inside a cell's <svg> (the trend line's <title>) is part of the cell's text."""
+    parser = _TableText(css)
+    parser.feed(html.decode() if isinstance(html, bytes) else html)
+    return parser.rows, parser.classes
