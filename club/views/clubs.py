@@ -5,7 +5,13 @@ from django.shortcuts import redirect, render
 from django.urls import path
 
 from club import access
-from club.models import Night
+from club.models import Club
+from club.queries import club_home as q
+from club.queries import standings as sq
+from club.tables import format_average, format_measure
+from club.views.standings import club_reader
+
+LEADERS = 5
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -16,20 +22,38 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "club/home.html", {"clubs": clubs})
 
 
-def club_home(request: HttpRequest, slug: str) -> HttpResponse:
-    club = access.get_club(request, slug)
-    nights = (
-        Night.objects.filter(season__club=club)
-        .select_related("season")
-        .order_by("-date", "-id")[:20]
-    )
+def _leaders(club: Club, ladder: sq.Ladder | None) -> list[dict]:
+    """The top of the ladder, each with the figure it ranks by, as the standings write it."""
+    if ladder is None:
+        return []
+    rows = []
+    for row in ladder.rows[:LEADERS]:
+        if ladder.method == "average":
+            text = format_average(club, row.average)
+        else:
+            text = format_measure(club, row.counted, ladder.uses_points)
+        rows.append({"row": row, "value": text, "sign": row.value})
+    return rows
+
+
+@club_reader
+def club_home(request: HttpRequest, club: Club) -> HttpResponse:
+    """The latest night's results, the current season's leaders and its biggest hands."""
+    latest = q.latest_night(club)
+    season = sq.pick_season(sq.club_seasons(club), None)
+    ladder = sq.ladder(season) if season else None
     return render(
         request,
         "club/club.html",
         {
             "club": club,
-            "nights": nights,
-            "seasons": club.seasons.select_related("rule_set"),
+            "season": season,
+            "latest": latest,
+            "latest_results": q.night_results(latest) if latest else [],
+            "ladder": ladder,
+            "leaders": _leaders(club, ladder),
+            "biggest": q.biggest_hands(season) if season else [],
+            "nights": q.recent_nights(club),
             "member": access.membership(request.user, club),
             "can_score": access.can(request.user, club, access.SCORE),
             "can_manage": access.can(request.user, club, access.MANAGE),
