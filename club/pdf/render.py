@@ -84,8 +84,10 @@ def render_pdf(
 
 def file_name(*parts: object) -> str:
     """`file_name("club-night", date)` -> "club-night-2026-11-20.pdf": ASCII, lower case, no
-    spaces (accents are dropped: "Zoë" -> "zoe"), safe in a Content-Disposition header."""
-    stem = "-".join(filter(None, (slugify(str(p)) for p in parts))) or "sheet"
+    spaces (accents are dropped: "Zoë" -> "zoe"), safe in a Content-Disposition header. Empty
+    parts (None, "") are left out."""
+    slugs = (slugify(str(p)) for p in parts if p not in (None, "", False))
+    stem = "-".join(filter(None, slugs)) or "sheet"
     return f"{stem}.pdf"
 
 

@@ -2,18 +2,29 @@
 the scoring core, so that a sheet always has the same figures as the page it belongs to.
 
 No arithmetic on amounts happens here: the table rows, running totals, nets and settle-up come
-from the queries; dealers, sit-outs and trumps on the blank score cards from scoring.table.
+from the queries; dealers, sit-outs and trumps on the blank score cards from scoring.table; the
+standings from the standings page's table (club.tables.StandingsTable, the text of its CSV) and
+chart; a player's figures from the player page's queries, written as that page writes them.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+
+from django.utils.safestring import SafeString
 
 import scoring
-from club.models import Night, Player
+from club.models import Club, Night, Player, Season
+from club.queries import player as pq
+from club.queries import standings as sq
 from club.queries.night import NightSummary, TableSummary, night_summary, night_tables
+from club.queries.standings import Ladder
 from club.queries.table_sheet import TableSheet, table_sheet
+from club.tables import StandingsTable, format_average, format_measure
+from club.views.standings import CHART_PLAYERS, season_chart
 
 # Blank score cards: rows to write hands in, by default and at most.
 CARD_HANDS = 24
@@ -184,3 +195,183 @@ def card_hands(value: str | None) -> int:
     if value is None or not value.strip().isdigit():
         return CARD_HANDS
     return max(1, min(MAX_CARD_HANDS, int(value)))
+
+
+# -- the season standings ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StandingsLine:
+    cells: list[str]  # the standings table's own text (as on the page and in its CSV)
+    qualified: bool
+
+
+@dataclass(frozen=True)
+class StandingsSheet:
+    ladder: Ladder
+    header: list[str]
+    lines: list[StandingsLine]
+    chart: SafeString | None
+    chart_caption: str
+    provisional: bool  # a night in the range is still open
+
+    @property
+    def qualified(self) -> list[StandingsLine]:
+        return [line for line in self.lines if line.qualified]
+
+    @property
+    def below_line(self) -> list[StandingsLine]:
+        return [line for line in self.lines if not line.qualified]
+
+
+def _text(value: object) -> str:
+    """A table value as the CSV writes it: None is an empty cell."""
+    return "" if value is None else str(value)
+
+
+def open_nights(season: Season, date_from: dt.date | None, date_to: dt.date | None) -> bool:
+    """Whether any night of the season in the range is still open (its figures may change)."""
+    nights = Night.objects.filter(season=season, status=Night.Status.OPEN)
+    if date_from:
+        nights = nights.filter(date__gte=date_from)
+    if date_to:
+        nights = nights.filter(date__lte=date_to)
+    return nights.exists()
+
+
+def standings_sheet(club: Club, ladder: Ladder) -> StandingsSheet:
+    """The standings page's table (every row, in ladder order, the CSV's text) and its chart."""
+    table = StandingsTable(ladder, club)
+    values = table.as_values()
+    header = [_text(v) for v in next(values)]
+    lines = [
+        StandingsLine([_text(v) for v in cells], row.qualified)
+        for cells, row in zip(values, ladder.rows, strict=True)
+    ]
+    chart, caption = None, ""
+    leaders = ladder.rows[:CHART_PLAYERS]
+    if leaders and ladder.nights:
+        trend = sq.trends(
+            ladder.season,
+            ladder.nights,
+            [r.player_id for r in leaders],
+            ladder.method,
+            ladder=ladder,
+        )
+        chart, series = season_chart(club, ladder, leaders, trend, chart_id="sheet")
+        caption = f"The leading {len(series)} players, {trend.unit} by {trend.unit}."
+    return StandingsSheet(
+        ladder=ladder,
+        header=header,
+        lines=lines,
+        chart=chart,
+        chart_caption=caption,
+        provisional=open_nights(ladder.season, ladder.date_from, ladder.date_to),
+    )
+
+
+# -- a player's statement ------------------------------------------------------------------------
+
+
+def _percent(value: Fraction) -> str:
+    return f"{round(value)}%"  # as the player page writes it
+
+
+@dataclass(frozen=True)
+class StatementNight:
+    night: pq.NightResult
+    net: str
+    running: str
+    points: str
+    running_points: str
+
+
+@dataclass(frozen=True)
+class StatementContract:
+    name: str
+    declared: int
+    made: int
+    percent: str
+    gain: str
+    average: str
+
+
+@dataclass(frozen=True)
+class Statement:
+    player: Player
+    season: Season
+    totals: pq.Summary
+    net: str
+    average: str
+    percent_made: str
+    points_total: str
+    uses_points: bool
+    best: pq.NightResult | None
+    worst: pq.NightResult | None
+    best_net: str
+    worst_net: str
+    nights: list[StatementNight]  # oldest first
+    contracts: list[StatementContract]
+    position: sq.Row | None  # the player's line in the season's standings
+    ranked: int  # players ranked (qualified) in the standings
+    provisional: bool
+
+
+def _all_nights(season: Season, player: Player) -> list[pq.NightResult]:
+    """Every night of the player's season, oldest first (the player page's pages, all of them)."""
+    first = pq.night_history(season, player, 1)
+    nights = list(first.object_list)
+    for number in range(2, first.paginator.num_pages + 1):
+        nights += pq.night_history(season, player, number).object_list
+    return nights[::-1]
+
+
+def player_statement(club: Club, season: Season, player: Player) -> Statement:
+    """A player's nights and totals for a season, with the player page's figures."""
+
+    def money(value: int) -> str:
+        return club.format_amount(value, signed=True)
+
+    def points(value: int) -> str:
+        return format_measure(club, value, True, signed=False)
+
+    totals = pq.summary(season, player)
+    best, worst = pq.best_and_worst(season, player)
+    ladder = sq.ladder(season)
+    position = next((r for r in ladder.rows if r.player_id == player.pk), None)
+    return Statement(
+        player=player,
+        season=season,
+        totals=totals,
+        net=money(totals.net),
+        average=format_average(club, totals.average),
+        percent_made=_percent(Fraction(100 * totals.made, totals.declared))
+        if totals.declared
+        else "-",
+        points_total=points(totals.points),
+        uses_points=season.standings_method == "points",
+        best=best,
+        worst=worst,
+        best_net=money(best.net) if best else "",
+        worst_net=money(worst.net) if worst else "",
+        nights=[
+            StatementNight(
+                n, money(n.net), money(n.running_net), points(n.points), points(n.running_points)
+            )
+            for n in _all_nights(season, player)
+        ],
+        contracts=[
+            StatementContract(
+                r.contract.display_name,
+                r.declared,
+                r.made,
+                _percent(r.percent_made),
+                money(r.gain),
+                format_average(club, r.average_gain),
+            )
+            for r in pq.contracts(season, player)
+        ],
+        position=position,
+        ranked=len(ladder.qualified),
+        provisional=open_nights(season, None, None),
+    )

@@ -1,17 +1,21 @@
 """Printable sheets (PDF downloads): the night's settlement sheet, blank score cards, the season
-standings and a player's statement. Each is fetched through club.access like the page it belongs
-to, built from that page's queries (club.pdf.sheets) and rendered by club.pdf.render."""
+standings and a player's statement. Each checks access like the page it belongs to (club.access
+helpers; the standings page's club_reader), is built from that page's queries (club.pdf.sheets)
+and rendered by club.pdf.render."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import path
 from django.utils import timezone
 
 from club import access
 from club.access import login_if_hidden
+from club.models import Club
 from club.pdf import sheets
 from club.pdf.render import file_name, sheet_response
+from club.queries import standings as sq
+from club.views.standings import _standings_for, club_reader
 
 
 @login_if_hidden
@@ -49,7 +53,49 @@ def score_cards(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     )
 
 
+@club_reader
+def standings_sheet(request: HttpRequest, club: Club) -> HttpResponse:
+    """The standings page's season and date range (?season=, ?from=, ?to=), printed."""
+    ladder = _standings_for(request, club).ladder
+    if ladder is None:
+        raise Http404("This club has no seasons yet")
+    context = {
+        "club": club,
+        "season": ladder.season,
+        "sheet": sheets.standings_sheet(club, ladder),
+        "sheet_title": f"Standings · {ladder.season}",
+        "printed_at": timezone.localtime(),
+    }
+    name = file_name(
+        "standings",
+        ladder.season.name,
+        ladder.date_from and f"from {ladder.date_from}",
+        ladder.date_to and f"to {ladder.date_to}",
+    )
+    return sheet_response("club/pdf/standings_sheet.html", context, name, request)
+
+
+@club_reader
+def player_statement(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
+    """The player page's season (?season=) for one player, to hand to them."""
+    player = access.club_player(club, player_id)
+    season = sq.pick_season(sq.club_seasons(club), request.GET.get("season"))
+    if season is None:
+        raise Http404("This club has no seasons yet")
+    context = {
+        "club": club,
+        "season": season,
+        "statement": sheets.player_statement(club, season, player),
+        "sheet_title": f"Statement · {player.name} · {season}",
+        "printed_at": timezone.localtime(),
+    }
+    name = file_name("statement", player.name, season.name)
+    return sheet_response("club/pdf/player_statement.html", context, name, request)
+
+
 urlpatterns = [
     path("nights/<int:night_id>/sheet.pdf", night_sheet, name="night_sheet"),
     path("nights/<int:night_id>/score-cards.pdf", score_cards, name="score_cards"),
+    path("standings/sheet.pdf", standings_sheet, name="standings_sheet"),
+    path("players/<int:player_id>/statement.pdf", player_statement, name="player_statement"),
 ]

@@ -5,6 +5,7 @@ them, and the blank score cards' seats, dealers and sit-outs."""
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import html
 import io
@@ -24,6 +25,7 @@ from club.pdf import sheets
 from club.pdf.render import SheetError, file_name, html_to_pdf
 from club.queries.night import night_summary
 from club.services.hands import HandEntry, close_night, next_hand, record_hand
+from club.services.setup import create_night
 
 SUITS = "♠♥♦♣"
 
@@ -457,3 +459,214 @@ def test_night_and_table_pages_link_their_sheets(client, secretary, night, table
     assert f'href="{cards_url(night)}"' in night_page
     table_page = client.get(reverse("table_detail", args=["crown", table4.pk])).content.decode()
     assert f'href="{night_url(night)}"' in table_page
+
+
+# --- season standings and player statements ----------------------------------------------------
+
+
+@pytest.fixture
+def season_played(club, season, players, zoe, secretary):
+    """Three nights of Winter 2026, hands through record_hand; the last night is still open."""
+    p = players
+    plan = [
+        (dt.date(2026, 10, 1), [p[0:4], p[4:8]], [(1, p[0], "solo", 7), (2, p[5], "misere", 0)]),
+        (dt.date(2026, 10, 8), [p[0:4], p[4:8]], [(1, zoe, "abundance", 10), (2, p[6], "solo", 4)]),
+        (
+            dt.date(2026, 10, 15),
+            [p[1:5], p[5:9]],
+            [(1, zoe, "solo", 4), (2, p[8], "open_misere", 0)],
+        ),
+    ]
+    nights = []
+    for date, tables, hands in plan:
+        night = create_night(season, date, [(t, 0) for t in tables])
+        for number, declarer, contract, tricks in hands:
+            trump = "hearts" if contract == "abundance" else ""
+            table = night.tables.get(number=number)
+            play(table, secretary, contract, declarer=declarer, tricks=tricks, trump=trump)
+        nights.append(night)
+    for night in nights[:-1]:
+        close_night(night, secretary)
+    return nights
+
+
+def standings_url(season=None, slug: str = "crown") -> str:
+    url = reverse("standings_sheet", args=[slug])
+    return url + (f"?season={season.pk}" if season else "")
+
+
+def statement_url(player, season=None, slug: str = "crown") -> str:
+    url = reverse("player_statement", args=[slug, player.pk])
+    return url + (f"?season={season.pk}" if season else "")
+
+
+def season_nets(season) -> dict[str, int]:
+    nets: dict[str, int] = defaultdict(int)
+    for name, amount in ScoreLine.objects.filter(season=season).values_list(
+        "player__name", "amount"
+    ):
+        nets[name] += amount
+    return dict(nets)
+
+
+def test_standings_sheet_prints_the_standings_pages_rows_and_the_databases_nets(
+    client, viewer, club, season, season_played
+):
+    client = login(client, viewer)
+    response = client.get(standings_url(season))
+    assert response["Content-Disposition"] == 'attachment; filename="standings-winter-2026.pdf"'
+    printed = lines(pages(response))
+    # Every row of the standings page's table (its CSV export: the same text), in order.
+    csv_rows = list(
+        csv.reader(
+            io.StringIO(
+                client.get(
+                    reverse("standings_csv", args=["crown"]) + f"?season={season.pk}"
+                ).content.decode()
+            )
+        )
+    )
+    assert csv_rows[0][:7] == ["#", "Player", "Nights", "Hands", "Declared", "Made", "Net"]
+    assert " ".join(csv_rows[0]) in printed
+    positions = []
+    for row in csv_rows[1:]:
+        line = " ".join(cell for cell in row if cell)
+        assert line in printed, line
+        positions.append(printed.index(line))
+    assert positions == sorted(positions) and len(positions) == 9
+    # ... and the nets are the database's.
+    nets = season_nets(season)
+    for row in csv_rows[1:]:
+        assert row[6] == fmt(club, nets[row[1]])
+    assert "Zoë" in "\n".join(printed) and "£" in "\n".join(printed)
+
+
+def test_standings_sheet_has_the_chart_and_says_provisional_while_a_night_is_open(
+    client, viewer, club, season, season_played, secretary
+):
+    client = login(client, viewer)
+    texts = pages(client.get(standings_url(season)))
+    text = "\n".join(texts)
+    assert "The leading 8 players, night by night." in text
+    leader = max(season_nets(season).items(), key=lambda kv: kv[1])
+    assert f"{leader[0]} {fmt(club, leader[1])}" in text  # the chart's end label
+    assert all("Provisional" in t for t in texts)
+    assert all(f"page {i} of {len(texts)}" in t for i, t in enumerate(texts, start=1))
+    close_night(season_played[-1], secretary)
+    text = "\n".join(pages(client.get(standings_url(season))))
+    assert "Provisional" not in text and "after 15 Oct 2026" in text
+
+
+def test_standings_sheet_follows_the_season_filter(
+    client, viewer, club, season, season_played, hoyle, players
+):
+    from club.models import Season
+
+    spring = Season.objects.create(
+        club=club,
+        name="Spring 2027",
+        start=dt.date(2027, 4, 1),
+        end=dt.date(2027, 6, 30),
+        rule_set=hoyle,
+    )
+    night = create_night(spring, dt.date(2027, 4, 7), [(players[4:8], 0)])
+    play(night.tables.get(), viewer_user(viewer), "solo", declarer=players[4], tricks=5)
+    client = login(client, viewer)
+    winter = "\n".join(pages(client.get(standings_url(season))))
+    assert "Winter 2026 standings" in winter and "Zoë" in winter
+    response = client.get(standings_url(spring))
+    assert response["Content-Disposition"] == 'attachment; filename="standings-spring-2027.pdf"'
+    text = "\n".join(pages(response))
+    assert "Spring 2027 standings" in text and "Zoë" not in text
+    assert f"1 Eve 1 1 1 1 {fmt(club, 18)}" in text
+
+
+def viewer_user(viewer):
+    """Hands in these tests are entered by a scorer; the viewer only reads."""
+    from club.models import Membership, Role
+
+    Membership.objects.filter(user=viewer).update(role=Role.SCORER)
+    return viewer
+
+
+def test_a_long_standings_sheet_repeats_its_header_on_every_page(client, db):
+    from club.services import demo
+
+    demo.seed(slug="big", players=90, hands=600, hands_per_table=8, with_users=False)
+    texts = pages(client.get(reverse("standings_sheet", args=["big"])))  # demo clubs are public
+    assert len(texts) >= 2
+    rows = list(
+        csv.reader(io.StringIO(client.get(reverse("standings_csv", args=["big"])).content.decode()))
+    )
+    assert len(rows) == 91
+    by_page = [[line.strip() for line in text.splitlines()] for text in texts]
+    for i, page_lines in enumerate(by_page, start=1):
+        assert " ".join(rows[0]) in page_lines
+        assert f"page {i} of {len(texts)}" in page_lines
+    for row in rows[1:]:
+        line = " ".join(cell for cell in row if cell)
+        # Each player's row is printed whole, once, on one page.
+        assert sum(page_lines.count(line) for page_lines in by_page) == 1, line
+
+
+def test_player_statement_prints_each_night_with_running_totals_from_the_database(
+    client, viewer, club, season, season_played, zoe
+):
+    response = login(client, viewer).get(statement_url(zoe, season))
+    assert response["Content-Disposition"] == 'attachment; filename="statement-zoe-winter-2026.pdf"'
+    printed = lines(pages(response))
+    running = 0
+    for night in season_played:
+        net = sum(
+            ScoreLine.objects.filter(night=night, player=zoe).values_list("amount", flat=True)
+        )
+        running += net
+        played = Hand.objects.filter(table__night=night, score_lines__player=zoe).count()
+        declared = Hand.objects.filter(table__night=night, declarer=zoe).count()
+        made = Hand.objects.filter(table__night=night, declarer=zoe, made=True).count()
+        line = (
+            f"{night.date:%a} {night.date.day} {night.date:%b %Y} {night} {played} "
+            f"{made} / {declared} {fmt(club, net)} {fmt(club, running)}"
+        )
+        assert line in printed, line
+    assert running == season_nets(season)["Zoë"]
+    assert f"Season total 3 1 / 2 {fmt(club, running)}" in printed
+    text = "\n".join(printed)
+    assert "Zoë" in text and "Statement for Winter 2026" in text and "Provisional" in text
+    assert "Solo 1 0 0%" in text and "Abundance 1 1 100%" in text
+
+
+def test_statement_of_a_player_who_did_not_play(client, viewer, club, season, season_played):
+    newcomer = Player.objects.create(club=club, name="Renée")
+    text = "\n".join(pages(login(client, viewer).get(statement_url(newcomer, season))))
+    assert "Renée has not played in Winter 2026." in text
+
+
+def test_statement_and_standings_access(client, outsider, club, season, season_played, zoe):
+    from club.models import Player
+
+    stranger = Player.objects.create(club=outsider.memberships.get().club, name="Stranger")
+    urls = [standings_url(season), statement_url(zoe, season)]
+    for url in urls:  # anonymous, private club: log in first
+        response = client.get(url)
+        assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    client.force_login(outsider)
+    for url in urls:
+        assert client.get(url).status_code == 404
+    # Another club's player through this club's address, and this club's through theirs.
+    client.force_login(outsider)
+    assert client.get(statement_url(zoe, slug="redlion")).status_code == 404
+    client.logout()
+    club.is_public = True
+    club.save()
+    for url in urls:
+        assert client.get(url).status_code == 200
+    assert client.get(statement_url(stranger)).status_code == 404
+
+
+def test_standings_and_player_pages_link_their_sheets(client, viewer, season, season_played, zoe):
+    client.force_login(viewer)
+    standings = client.get(reverse("standings", args=["crown"]) + f"?season={season.pk}")
+    assert reverse("standings_sheet", args=["crown"]) in standings.content.decode()
+    player = client.get(reverse("player_detail", args=["crown", zoe.pk]) + f"?season={season.pk}")
+    assert f'href="{statement_url(zoe, season)}"' in player.content.decode()
