@@ -12,6 +12,7 @@ from django.db.models import F
 
 import scoring
 from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table
+from club.services.ladder import ladder_amounts
 
 
 class HandConflict(Exception):
@@ -176,21 +177,16 @@ def _ladder_amounts(scored: ScoredHand, season: Season) -> dict[str, int]:
     if season.standings_rule_set_id is None:
         return scored.result.amounts
     entry = scored.entry
-    hand = scoring.Hand(
-        players=tuple(_key(p) for p in scored.players),
-        contract=entry.contract,
-        declarer=_key(entry.declarer),
-        partner=_key(entry.partner),
-        tricks=entry.tricks,
-        revoke_by=_key(entry.revoke_by),
-        last_trick_by=_key(entry.last_trick_by),
+    return ladder_amounts(
+        season.standings_rule_set.rules,
+        [_key(p) for p in scored.players],
+        entry.contract,
+        _key(entry.declarer),
+        _key(entry.partner),
+        entry.tricks,
+        _key(entry.revoke_by),
+        _key(entry.last_trick_by),
     )
-    try:
-        return scoring.score_hand(hand, season.standings_rule_set.rules).amounts
-    except scoring.InvalidHand:
-        # Only an all-passed hand can be valid under one rule set and not another (a general
-        # misère needs whoever took the last trick): under the ladder's rules nobody scores.
-        return {}
 
 
 def score_lines_for(hand: Hand, scored: ScoredHand) -> list[ScoreLine]:

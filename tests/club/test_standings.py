@@ -11,6 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
+from django.db.models import Sum
 from django.urls import reverse
 from scorebook import expected, night_with, play, table_text
 
@@ -454,3 +455,37 @@ def test_triggers_can_be_installed_again(season, players, secretary):
     assert install_triggers(connection) and install_triggers(connection)
     nights, *_ = build(season, players, secretary, SPEC[:1])
     assert {t.player.name: t.net for t in NightTotal.objects.select_related("player")} == nights[0]
+
+
+def test_a_new_ladder_rule_set_is_applied_by_rescoring(client, season, players, secretary):
+    """Hands recorded while the ladder counted money; the secretary then ranks the season by
+    anna-cubed points and the season's hands are scored again for the ladder."""
+    from club.models import NightTotal
+    from club.services.ladder import rescore_ladder
+
+    money_nights, *_ = build(season, players, secretary)
+    season.standings_rule_set = rule_set_from_preset(season.club, "anna-cubed", "Ladder")
+    season.standings_method = "points"
+    season.save()
+    anna = scoring.preset("anna-cubed")
+    points: dict[str, int] = defaultdict(int)
+    for _, tables, plays in SPEC:
+        for table, declarer, contract, tricks, partner in plays:
+            seated = [players[i] for i in tables[table - 1]]
+            mate = players[partner] if partner is not None else None
+            for name, value in expected(
+                anna, seated, players[declarer], contract, tricks, mate
+            ).items():
+                points[name] += value
+    assert rescore_ladder(season) > 0
+    assert rescore_ladder(season) == 0  # nothing left to change
+    got = NightTotal.objects.values_list("player__name").annotate(p=Sum("points"), n=Sum("net"))
+    assert dict((name, p) for name, p, _ in got) == dict(points)
+    assert dict((name, n) for name, _, n in got) == totals(money_nights)  # money untouched
+    client.force_login(secretary)
+    _, rows, _ = page(client, season.club)
+    assert by_name(rows)["Cat"][6] == f"+{points['Cat']} pts"
+    season.standings_rule_set = None
+    season.save()
+    rescore_ladder(season)
+    assert dict((n, p) for n, p, _ in got.all()) == totals(money_nights)
