@@ -12,11 +12,12 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import NamedTuple
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.db.models.functions import TruncMonth, TruncQuarter, TruncYear
 
-from club.models import Club, Night, NightTotal, Season
+from club.models import Club, Night, NightTotal, Player, Season
 from scoring.standings import Method, Totals, best_nights_total, rank
 
 # A trend line or chart has at most this many points: a season of weekly nights is drawn night by
@@ -24,8 +25,7 @@ from scoring.standings import Method, Totals, best_nights_total, rank
 MAX_POINTS = 60
 
 
-@dataclass(frozen=True)
-class NightRef:
+class NightRef(NamedTuple):  # a tuple: a long season has thousands of these
     id: int
     date: dt.date
 
@@ -149,7 +149,7 @@ def season_nights(
     played = NightTotal.objects.filter(night=OuterRef("pk"))
     qs = _in_range(Night.objects.filter(season=season), date_from, date_to, prefix="")
     rows = qs.filter(Exists(played)).order_by("date", "id").values_list("id", "date")
-    return [NightRef(pk, date) for pk, date in rows]
+    return [NightRef._make(row) for row in rows]
 
 
 def player_totals(
@@ -159,11 +159,12 @@ def player_totals(
     last_night_id: int = 0,
 ) -> QuerySet:
     """The standings' aggregate: per player, the sums of their night totals in the range, and
-    what the last night added (one GROUP BY over the night totals, joined to the player)."""
+    what the last night added (one GROUP BY over the night totals; the names are read apart, as
+    grouping by them too keeps PostgreSQL from a parallel aggregate)."""
     on_last = Q(night_id=last_night_id)
     return (
         _in_range(NightTotal.objects.filter(season=season), date_from, date_to)
-        .values("player_id", "player__name")
+        .values("player_id")
         .annotate(
             n_nights=Count("id"),
             n_hands=Sum("hands"),
@@ -186,13 +187,18 @@ def ladder(
     date_to: dt.date | None = None,
     nights: list[NightRef] | None = None,
 ) -> Ladder:
-    """The standings of the season (two queries, three with "best N nights")."""
+    """The standings of the season (three queries, four with "best N nights")."""
     method = Method(season.standings_method)
     if nights is None:
         nights = season_nights(season, date_from, date_to)
     result = Ladder(season, method, date_from, date_to, nights)
     last = result.last_night.id if result.last_night else 0
     totals = list(player_totals(season, date_from, date_to, last))
+    names = dict(
+        Player.objects.filter(pk__in=[t["player_id"] for t in totals]).values_list("pk", "name")
+    )
+    for t in totals:
+        t["player__name"] = names[t["player_id"]]
     best = result.best_nights
     per_night: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
     if best is not None:

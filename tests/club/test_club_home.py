@@ -124,5 +124,5 @@ def test_home_queries_do_not_grow(
         play(night, secretary, players[week % 4], "abundance", 9 + week % 3)
         play(night, secretary, players[4 + week % 4], "solo", 6, table=2)
     client.force_login(secretary)
-    with django_assert_max_num_queries(11):
+    with django_assert_max_num_queries(12):
         home(client, season.club)
