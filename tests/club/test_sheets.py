@@ -670,3 +670,31 @@ def test_standings_and_player_pages_link_their_sheets(client, viewer, season, se
     assert reverse("standings_sheet", args=["crown"]) in standings.content.decode()
     player = client.get(reverse("player_detail", args=["crown", zoe.pk]) + f"?season={season.pk}")
     assert f'href="{statement_url(zoe, season)}"' in player.content.decode()
+
+
+# --- the benchmark -----------------------------------------------------------------------------
+
+
+def test_bench_times_both_sheets_against_weasyprint_on_the_same_html(db):
+    from club.pdf.bench import BenchData, bench_sheets, report
+
+    small = BenchData(
+        slug="bench-tiny", players=12, season_hands=40, night_tables=2, hands_per_table=3
+    )
+    timings = bench_sheets(runs=1, data=small)
+    assert [t.sheet for t in timings] == ["night sheet", "standings sheet"]
+    assert timings[0].size == "2 tables x 3 hands"
+    assert timings[1].size == "12 players"
+    for t in timings:
+        assert t.ours_ms > 0 and t.weasyprint_ms > 0 and t.pages >= 1
+        assert t.ratio == t.ours_ms / t.weasyprint_ms
+    lines = report(timings)
+    assert lines[0].split()[:4] == ["sheet", "size", "ours", "ms"]
+    assert len(lines) == 3
+    # A second run reuses the club and its night.
+    from club.models import Night
+
+    assert (
+        bench_sheets(runs=1, data=small)
+        and Night.objects.filter(title="Benchmark night").count() == 1
+    )

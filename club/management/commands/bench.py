@@ -99,6 +99,11 @@ class Command(BaseCommand):
                     f"{size:>6} {lines:>9} {t.page:<10} {t.page_ms:8.1f} {t.sql_ms:7.1f} "
                     f"{t.ratio:6.2f} {t.aggregate_ms:12.1f} {t.queries:>7} {lines_ms}"
                 )
+        # Printed sheets (club/pdf/bench.py): our PDF views against WeasyPrint on the same HTML.
+        from club.pdf.bench import bench_sheets, report
+
+        for line in report(bench_sheets(runs=max(3, runs // 3))):
+            self.stdout.write(line)
 
     def _seed(self, size: str) -> Club:
         slug = f"bench-{size}"

@@ -1,0 +1,209 @@
+"""How long the printed sheets take, against WeasyPrint alone on the same HTML.
+
+`bench_sheets()` builds (once; later runs reuse it) a club `bench-sheets` with 200 players who
+have all played in one season, plus a night of 6 tables x 24 hands entered through the hand
+service. For the night settlement sheet and the season standings sheet it times, as the median of
+several runs, the whole download through Django's test client (access checks, queries, template,
+WeasyPrint) and `weasyprint.HTML(string=html, base_url=...).write_pdf()` for the very HTML string
+the view rendered: the ratio of the two is our overhead. `python manage.py bench` prints them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import io
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import weasyprint
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.test.utils import override_settings
+from django.urls import reverse
+from pypdf import PdfReader
+
+from club.models import Club, Membership, Night, Role, Season
+from club.pdf import render
+from club.services import demo
+from club.services.hands import next_hand, record_hand
+from club.services.setup import create_night
+
+BENCH_USER = "bench-sheets"
+
+
+@dataclass(frozen=True)
+class BenchData:
+    """What the benchmark club holds: by default 200 players who all play in the season (about
+    42 tables a night, 5,000 hands), and a night of 6 tables x 24 hands."""
+
+    slug: str = "bench-sheets"
+    players: int = 200
+    season_hands: int = 5_000
+    night_tables: int = 6
+    hands_per_table: int = 24
+
+
+@dataclass(frozen=True)
+class SheetTiming:
+    sheet: str
+    size: str  # what the sheet holds, e.g. "6 tables x 24 hands"
+    ours_ms: float  # the view, end to end
+    weasyprint_ms: float  # WeasyPrint alone on the same HTML
+    pages: int
+    kilobytes: float
+
+    @property
+    def ratio(self) -> float:
+        return self.ours_ms / self.weasyprint_ms if self.weasyprint_ms else float("inf")
+
+
+def paired_median_ms(
+    first: Callable[[], object], second: Callable[[], object], runs: int, warmup: int = 1
+) -> tuple[float, float]:
+    """Median times of two functions, run alternately so that both see the same machine load."""
+    for _ in range(warmup):
+        first()
+        second()
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(runs):
+        for fn, out in ((first, times[0]), (second, times[1])):
+            start = time.perf_counter()
+            fn()
+            out.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times[0]), statistics.median(times[1])
+
+
+def _bench_night(club: Club, season: Season, user, data: BenchData) -> Night:
+    """The benchmark night: tables of 4, every hand through record_hand like a real night."""
+    night = season.nights.filter(title="Benchmark night").first()
+    if night is not None:
+        return night
+    players = list(club.players.order_by("pk")[: data.night_tables * 4])
+    tables = [(players[i * 4 : i * 4 + 4], 0) for i in range(data.night_tables)]
+    night = create_night(season, season.end, tables, title="Benchmark night")
+    rng = random.Random(1)
+    rules = season.rule_set.rules
+    for table in night.tables.all():
+        seats = [s.player for s in table.seats.select_related("player")]
+        for _ in range(data.hands_per_table):
+            upcoming = next_hand(table)
+            playing = [p for p in seats if p != upcoming["sitting_out"]]
+            record_hand(table, demo.random_entry(rng, upcoming["dealer"], playing, rules), user)
+    return night
+
+
+def bench_club(data: BenchData) -> tuple[Club, Season, Night]:
+    """The benchmark club, season and night, created the first time."""
+    user, _ = get_user_model().objects.get_or_create(username=BENCH_USER)
+    club = Club.objects.filter(slug=data.slug).first()
+    if club is None:
+        club = demo.seed(
+            slug=data.slug,
+            name="Benchmark club (printed sheets)",
+            hands=data.season_hands,
+            players=data.players,
+            hands_per_table=data.hands_per_table,
+            seed=1,
+            today=dt.date(2026, 11, 20),
+            with_users=False,
+        ).club
+    Membership.objects.get_or_create(user=user, club=club, defaults={"role": Role.SECRETARY})
+    season = Season.objects.filter(club=club).order_by("-start").first()
+    assert season is not None
+    return club, season, _bench_night(club, season, user, data)
+
+
+@contextlib.contextmanager
+def captured_html() -> Iterator[list[str]]:
+    """Record the HTML strings the views hand to WeasyPrint."""
+    seen: list[str] = []
+    original = render.html_to_pdf
+
+    def recording(html: str) -> bytes:
+        seen.append(html)
+        return original(html)
+
+    render.html_to_pdf = recording
+    try:
+        yield seen
+    finally:
+        render.html_to_pdf = original
+
+
+def _time_sheet(client: Client, sheet: str, size: str, url: str, runs: int) -> SheetTiming:
+    with captured_html() as seen:
+        response = client.get(url)
+    if response.status_code != 200 or not seen:
+        raise RuntimeError(f"{url} answered {response.status_code}")
+    html = seen[-1]
+    pdf = response.content
+
+    def ours() -> object:
+        answer = client.get(url)
+        if answer.status_code != 200:
+            raise RuntimeError(f"{url} answered {answer.status_code}")
+        return answer
+
+    def bare() -> object:
+        return weasyprint.HTML(string=html, base_url=render.base_url()).write_pdf()
+
+    ours_ms, weasyprint_ms = paired_median_ms(ours, bare, runs)
+    return SheetTiming(
+        sheet=sheet,
+        size=size,
+        ours_ms=ours_ms,
+        weasyprint_ms=weasyprint_ms,
+        pages=len(PdfReader(io.BytesIO(pdf)).pages),
+        kilobytes=len(pdf) / 1024,
+    )
+
+
+def bench_sheets(runs: int = 5, data: BenchData | None = None) -> list[SheetTiming]:
+    """Median times of the night sheet (6 x 24 hands) and the standings sheet (200 players)."""
+    data = data or BenchData()
+    club, season, night = bench_club(data)
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=BENCH_USER))
+    plain_static = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    players = season.totals.values("player_id").distinct().count()
+    with override_settings(
+        ALLOWED_HOSTS=["testserver"], SECURE_SSL_REDIRECT=False, STORAGES=plain_static
+    ):
+        return [
+            _time_sheet(
+                client,
+                "night sheet",
+                f"{data.night_tables} tables x {data.hands_per_table} hands",
+                reverse("night_sheet", args=[club.slug, night.pk]),
+                runs,
+            ),
+            _time_sheet(
+                client,
+                "standings sheet",
+                f"{players} players",
+                reverse("standings_sheet", args=[club.slug]) + f"?season={season.pk}",
+                runs,
+            ),
+        ]
+
+
+def report(timings: list[SheetTiming]) -> list[str]:
+    """The lines `manage.py bench` prints."""
+    lines = [
+        f"{'sheet':<16} {'size':<22} {'ours ms':>8} {'weasy ms':>9} {'ratio':>6} "
+        f"{'pages':>5} {'kB':>6}"
+    ]
+    for t in timings:
+        lines.append(
+            f"{t.sheet:<16} {t.size:<22} {t.ours_ms:8.0f} {t.weasyprint_ms:9.0f} "
+            f"{t.ratio:6.2f} {t.pages:>5} {t.kilobytes:6.0f}"
+        )
+    return lines
