@@ -28,24 +28,29 @@ def format_points(club: Club, points: int | Fraction, signed: bool = False) -> s
     label = club.points_label or "pts"
     sign = "+" if signed and points > 0 else ""
     if isinstance(points, Fraction) and points.denominator != 1:
-        return f"{sign}{_decimal(points, 2)} {label}"
+        return f"{sign}{_decimal(points, 2):,} {label}"
     return f"{sign}{int(points):,} {label}"
 
 
-def _decimal(value: Fraction, places: int) -> str:
+def _decimal(value: Fraction, places: int) -> Decimal:
     exact = Decimal(value.numerator) / Decimal(value.denominator)
-    return f"{exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN):,}"
+    return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
 
 
 def format_average(club: Club, value: Fraction, points: bool = False) -> str:
-    """An exact average per hand, to two places finer than the unit: "+£0.0137", "+0.42 pts"."""
-    sign = "-" if value < 0 else "+" if value > 0 else ""
+    """An exact average per hand, to two places finer than the unit: "+£0.0137", "+0.42 pts";
+    a sign only when the figure shown is not zero."""
     if points or club.unit_kind == Club.UnitKind.POINTS:
         label = club.points_label or ("pts" if points else "")
-        return f"{sign}{_decimal(abs(value), 2)}{' ' + label if label else ''}"
-    minor = max(club.minor_units, 1)
-    places = (len(str(minor - 1)) if minor > 1 else 0) + 2
-    return f"{sign}{club.currency_symbol}{_decimal(abs(value) / minor, places)}"
+        shown = _decimal(value, 2)
+        suffix = f" {label}" if label else ""
+        prefix = ""
+    else:
+        minor = max(club.minor_units, 1)
+        shown = _decimal(value / minor, (len(str(minor - 1)) if minor > 1 else 0) + 2)
+        suffix, prefix = "", club.currency_symbol
+    sign = "-" if shown < 0 else "+" if shown > 0 else ""
+    return f"{sign}{prefix}{abs(shown):,}{suffix}"
 
 
 def format_measure(club: Club, value: int, points: bool, signed: bool = True) -> str:
