@@ -489,3 +489,14 @@ def test_a_new_ladder_rule_set_is_applied_by_rescoring(client, season, players, 
     season.save()
     rescore_ladder(season)
     assert dict((n, p) for n, p, _ in got.all()) == totals(money_nights)
+
+
+def test_averages_are_exact_and_signed_only_when_not_zero(club):
+    from club.tables import format_average
+
+    assert format_average(club, Fraction(137, 100)) == "+£0.0137"
+    assert format_average(club, Fraction(-3, 2)) == "-£0.0150"
+    assert format_average(club, Fraction(-18, 24856)) == "£0.0000"  # not "-£0.0000"
+    assert format_average(club, Fraction(3, 200)) == "+£0.0002"  # 0.00015: half to even
+    assert format_average(club, Fraction(1, 200)) == "£0.0000"  # 0.00005: half to even
+    assert format_average(club, Fraction(5, 3), points=True) == "+1.67 pts"
