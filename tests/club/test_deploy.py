@@ -15,7 +15,14 @@ def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"DEBUG", "SECRET_KEY", "SECURE_SSL_REDIRECT", "SOLO_PLAIN_STATIC"}
+        if k
+        not in {
+            "DEBUG",
+            "SECRET_KEY",
+            "SECURE_SSL_REDIRECT",
+            "SOLO_PLAIN_STATIC",
+            "DJANGO_ALLOW_ASYNC_UNSAFE",
+        }
     }
     clean.update(env, DJANGO_SETTINGS_MODULE="club.settings")
     return subprocess.run(
