@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -16,7 +17,7 @@ from django.utils import timezone
 
 import scoring
 from club.forms.setup import DateInput
-from club.models import Club, Player, Season
+from club.models import Club, Player, Season, Table
 
 MAX_TABLES = 8
 MAX_SEATS = 5
@@ -182,8 +183,18 @@ class TableForm(forms.Form):
 
 
 class BaseTableFormSet(forms.BaseFormSet):
-    def __init__(self, *args: Any, players: list[Player], **kwargs: Any) -> None:
+    """The tables of a night. `fixed` are (number, players) of tables shown read-only beside the
+    forms (they have hands): their players count when checking that nobody sits at two tables."""
+
+    def __init__(
+        self,
+        *args: Any,
+        players: list[Player],
+        fixed: Sequence[tuple[int, Sequence[Player]]] = (),
+        **kwargs: Any,
+    ) -> None:
         self.players = players
+        self.fixed = list(fixed)
         super().__init__(*args, **kwargs)
 
     def get_form_kwargs(self, index: int | None) -> dict[str, Any]:
@@ -196,16 +207,27 @@ class BaseTableFormSet(forms.BaseFormSet):
             prefix=self.add_prefix("__prefix__"),
             empty_permitted=True,
             use_required_attribute=False,
-            players=self.players,
             renderer=self.renderer,
+            **self.get_form_kwargs(None),
         )
+
+    def removed(self, form: forms.Form) -> bool:
+        """The form's table is ticked for removal (only where the formset can delete)."""
+        return self.can_delete and self._should_delete_form(form)
+
+    def table_numbers(self) -> list[int]:
+        """The number of each form's table, as the page's messages name it: its place here."""
+        return list(range(1, len(self.forms) + 1))
 
     def clean(self) -> None:
         # Runs even when a table has errors of its own, so that every mistake shows at once.
         where: dict[int, int] = {}  # player pk -> the table (as numbered on the page)
-        used = 0
-        for number, form in enumerate(self.forms, start=1):
-            if not form.seated and not form.errors:
+        for number, seated in self.fixed:
+            for player in seated:
+                where.setdefault(player.pk, number)
+        used = len(self.fixed)
+        for number, form in zip(self.table_numbers(), self.forms, strict=True):
+            if self.removed(form) or (not form.seated and not form.errors):
                 continue
             used += 1
             for n in SEATS:
@@ -220,10 +242,16 @@ class BaseTableFormSet(forms.BaseFormSet):
                     where[pk] = number
         if not used:
             raise forms.ValidationError("Seat at least one table of 3, 4 or 5 players.")
+        if used > MAX_TABLES:
+            raise forms.ValidationError(f"A night has at most {MAX_TABLES} tables.")
 
     def tables(self) -> list[tuple[list[Player], int]]:
         """(players in seat order, first dealer's 0-based seat) for each table used."""
-        return [(f.seated, f.cleaned_data["first_dealer"] - 1) for f in self.forms if f.seated]
+        return [
+            (f.seated, f.cleaned_data["first_dealer"] - 1)
+            for f in self.forms
+            if f.seated and not self.removed(f)
+        ]
 
 
 TableFormSet = forms.formset_factory(
@@ -241,11 +269,13 @@ def default_table_count(active_players: int) -> int:
     return max(1, min(MAX_TABLES, -(-active_players // 4)))
 
 
-def tables_initial(data: Any, prefix: str, count: int) -> list[dict[str, Any]]:
+def tables_initial(
+    data: Any, prefix: str, count: int, extra_fields: Sequence[str] = ()
+) -> list[dict[str, Any]]:
     """The tables as last posted, as initial values for a fresh (unbound) form: used when the page
     is shown again after adding players or a table, without showing errors for half-filled
     tables."""
-    fields = [*(seat_field(n) for n in SEATS), "first_dealer"]
+    fields = [*(seat_field(n) for n in SEATS), "first_dealer", *extra_fields]
     return [
         {
             name: data.get(f"{prefix}-{i}-{name}")
@@ -254,3 +284,121 @@ def tables_initial(data: Any, prefix: str, count: int) -> list[dict[str, Any]]:
         }
         for i in range(count)
     ]
+
+
+# Changing the tables of a night already set up ----------------------------------------------
+
+
+class EditTableForm(TableForm):
+    """A table of a night being changed: an existing table (its id in `table`) or a new one."""
+
+    table = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(
+        self, *args: Any, night_tables: dict[int, tuple[Table, int]], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.night_tables = night_tables  # table pk -> (table, hands) of the night
+
+    @property
+    def existing(self) -> Table | None:
+        """The night's table this form changes (None for a new table), as the page showed it."""
+        posted = self.data.get(self.add_prefix("table"))
+        found = self.night_tables.get(_int(posted if self.is_bound else self.initial.get("table")))
+        return found[0] if found else None
+
+    def clean_table(self) -> int | None:
+        pk = self.cleaned_data["table"]
+        if pk is None:
+            return None
+        if pk not in self.night_tables:
+            raise forms.ValidationError(
+                "This table is no longer part of the night: open the page again."
+            )
+        table, hands = self.night_tables[pk]
+        if hands:
+            raise forms.ValidationError(
+                f"{table} has {hands} hand{'s' if hands != 1 else ''} now, so its seats can no "
+                "longer change."
+            )
+        return pk
+
+
+def _int(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return 0  # no table has this id
+
+
+class BaseEditTableFormSet(BaseTableFormSet):
+    """The tables of a night that have no hands yet, and new ones. A table is removed by ticking
+    its Remove box or by clearing its seats."""
+
+    def __init__(
+        self, *args: Any, night_tables: dict[int, tuple[Table, int]], **kwargs: Any
+    ) -> None:
+        self.night_tables = night_tables
+        super().__init__(*args, **kwargs)
+
+    def get_form_kwargs(self, index: int | None) -> dict[str, Any]:
+        return {**super().get_form_kwargs(index), "night_tables": self.night_tables}
+
+    def add_fields(self, form: forms.Form, index: int | None) -> None:
+        super().add_fields(form, index)
+        if forms.formsets.DELETION_FIELD_NAME in form.fields:
+            form.fields[forms.formsets.DELETION_FIELD_NAME].label = "Remove this table"
+
+    def _kept(self, form: EditTableForm) -> bool:
+        return bool(form.seated or form.errors) and not self.removed(form)
+
+    def table_numbers(self) -> list[int]:
+        """An existing table keeps its number; new tables follow the highest number kept."""
+        kept = [number for number, _ in self.fixed]
+        for form in self.forms:
+            if form.existing is not None and (not form.is_bound or self._kept(form)):
+                kept.append(form.existing.number)
+        after = max(kept, default=0)
+        numbers = []
+        for form in self.forms:
+            if form.existing is not None:
+                numbers.append(form.existing.number)
+            else:
+                after += 1
+                numbers.append(after)
+        return numbers
+
+    def clean(self) -> None:
+        problems = [
+            error
+            for form in self.forms
+            if self.removed(form) and form.has_error("table")
+            for error in form.errors["table"]
+        ]
+        super().clean()
+        if problems:
+            raise forms.ValidationError(problems)
+
+    def changes(self) -> tuple[list[tuple[Table | None, list[Player], int]], list[Table]]:
+        """What to do, once valid: (existing table or None, players, first dealer's 0-based seat)
+        for each table kept or added, and the existing tables to remove."""
+        kept, removed = [], []
+        for form in self.forms:
+            table = form.existing
+            if form.seated and not self.removed(form):
+                kept.append((table, form.seated, form.cleaned_data["first_dealer"] - 1))
+            elif table is not None:
+                removed.append(table)
+        return kept, removed
+
+
+EditTableFormSet = forms.formset_factory(
+    EditTableForm,
+    formset=BaseEditTableFormSet,
+    extra=0,
+    max_num=MAX_TABLES,
+    validate_max=True,
+    absolute_max=MAX_TABLES,
+    can_delete=True,
+    can_delete_extra=False,
+)

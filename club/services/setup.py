@@ -5,21 +5,25 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Count, Prefetch, Sum
 from django.utils.crypto import get_random_string
 
 import scoring
 from club.models import (
     AuditEvent,
     Club,
+    Hand,
     Membership,
     Night,
     Player,
     Role,
     RuleSet,
+    ScoreLine,
     Season,
     Seat,
     Table,
@@ -114,6 +118,200 @@ def create_night(
     return night
 
 
+def _seat_list(players: Sequence[Player], first_dealer: int) -> str:
+    """A table's seats as the audit trail keeps them: names in seat order and who deals first."""
+    names = ", ".join(p.name for p in players)
+    if not players:
+        return names
+    return f"{names} ({players[first_dealer % len(players)].name} deals first)"
+
+
+def _locked_open_night(night: Night, doing: str) -> Night:
+    locked = Night.objects.select_for_update().get(pk=night.pk)
+    if locked.is_closed:
+        raise SetupError(f"{locked} is closed: a secretary must reopen it before {doing}.")
+    return locked
+
+
+def edit_tables(
+    night: Night,
+    tables: Sequence[tuple[Table | None, Sequence[Player], int]],
+    remove: Iterable[Table] = (),
+    user: AbstractBaseUser | None = None,
+) -> bool:
+    """Fix the tables of an open night that have no hands yet, in one transaction.
+
+    `tables`: (the existing table to change, or None for a new one; its players in seat order; the
+    first dealer's 0-based seat); `remove`: existing tables to take away. A table with hands keeps
+    its seats and cannot be changed or removed. The same checks as create_night, and nobody at two
+    tables, counting the tables with hands. New tables are numbered after the highest kept.
+    Records one audit event (update, "Tables") with every table's seats before and after; returns
+    whether anything changed.
+    """
+    with transaction.atomic():
+        locked = _locked_open_night(night, "its tables change")
+        # Lock the tables: a scorer recording the first hand at one of them waits for this.
+        current = {
+            t.pk: t
+            for t in Table.objects.select_for_update().filter(night=locked).order_by("number")
+        }
+        hands = dict(
+            Hand.objects.filter(table__night=locked)
+            .values("table")
+            .annotate(n=Count("id"))
+            .values_list("table", "n")
+            .order_by()
+        )
+        seats: dict[int, list[Player]] = {pk: [] for pk in current}
+        for seat in Seat.objects.filter(table__night=locked).select_related("player"):
+            seats[seat.table_id].append(seat.player)
+
+        def changeable(table: Table, doing: str) -> Table:
+            found = current.get(table.pk)
+            if found is None:
+                raise SetupError(f"{table} is not a table of {locked}.")
+            if hands.get(found.pk):
+                raise SetupError(f"{found} has hands, so it cannot {doing}.")
+            return found
+
+        removed = {changeable(t, "be removed").pk for t in remove}
+        changed: dict[int, tuple[Sequence[Player], int]] = {}
+        added: list[tuple[Sequence[Player], int]] = []
+        for table, players, first_dealer in tables:
+            if table is None:
+                added.append((players, first_dealer))
+                continue
+            pk = changeable(table, "change its seats").pk
+            if pk in changed or pk in removed:
+                raise SetupError(f"{current[pk]} is given twice.")
+            changed[pk] = (players, first_dealer)
+
+        # The night as it will be: numbers kept, new tables after the highest kept.
+        after: dict[int, tuple[Sequence[Player], int]] = {}
+        for pk, table in current.items():
+            if pk not in removed:
+                after[table.number] = changed.get(pk, (seats[pk], table.first_dealer))
+        next_number = max(after, default=0) + 1
+        new_numbers = list(range(next_number, next_number + len(added)))
+        after.update(zip(new_numbers, added, strict=True))
+        if not after:
+            raise SetupError("A night needs at least one table of 3, 4 or 5 players.")
+        where: dict[int, int] = {}
+        for number, (players, first_dealer) in sorted(after.items()):
+            scoring.table.check_table_size([str(p.pk) for p in players])
+            if not 0 <= first_dealer < len(players):
+                raise scoring.InvalidHand(
+                    f"Table {number} has no seat {first_dealer + 1} for the first dealer"
+                )
+            for player in players:
+                if player.club_id != locked.season.club_id:
+                    raise SetupError(f"{player} is not a player of this club.")
+                if player.pk in where:
+                    raise SetupError(
+                        f"{player} cannot sit at table {where[player.pk]} and table {number}."
+                    )
+                where[player.pk] = number
+
+        before_seats = {
+            f"table {t.number}": _seat_list(seats[pk], t.first_dealer) for pk, t in current.items()
+        }
+        after_seats = {
+            f"table {number}": _seat_list(players, first_dealer)
+            for number, (players, first_dealer) in sorted(after.items())
+        }
+        if before_seats == after_seats:
+            return False
+
+        Table.objects.filter(pk__in=removed).delete()
+        for pk, (players, first_dealer) in changed.items():
+            table = current[pk]
+            if [p.pk for p in players] != [p.pk for p in seats[pk]]:
+                table.seats.all().delete()
+                Seat.objects.bulk_create(
+                    Seat(table=table, position=i, player=p) for i, p in enumerate(players)
+                )
+            if table.first_dealer != first_dealer:
+                table.first_dealer = first_dealer
+                table.save(update_fields=["first_dealer"])
+        for number, (players, first_dealer) in zip(new_numbers, added, strict=True):
+            table = Table.objects.create(night=locked, number=number, first_dealer=first_dealer)
+            Seat.objects.bulk_create(
+                Seat(table=table, position=i, player=p) for i, p in enumerate(players)
+            )
+        if user is not None:
+            AuditEvent.objects.create(
+                club_id=locked.season.club_id,
+                night=locked,
+                user=user,
+                action=AuditEvent.Action.UPDATE,
+                subject="Tables",
+                before=before_seats,
+                after=after_seats,
+            )
+    return True
+
+
+@dataclass(frozen=True)
+class NightContents:
+    """What deleting a night takes with it."""
+
+    tables: int
+    hands: int
+    score_lines: int
+
+
+def night_contents(night: Night) -> NightContents:
+    return NightContents(
+        tables=night.tables.count(),
+        hands=Hand.objects.filter(table__night=night).count(),
+        score_lines=ScoreLine.objects.filter(night=night).count(),
+    )
+
+
+def delete_night(night: Night, user: AbstractBaseUser | None = None) -> NightContents:
+    """Delete an open night with its tables, seats, hands and score lines, in one transaction (the
+    database triggers take its night totals away with the score lines). A closed night must be
+    reopened first. The audit event (delete, kept with no night so that it outlives it) records
+    the tables and each player's net."""
+    with transaction.atomic():
+        locked = _locked_open_night(night, "it can be deleted")
+        contents = night_contents(locked)
+        tables = {
+            f"table {t.number}": _seat_list([s.player for s in t.seats.all()], t.first_dealer)
+            for t in locked.tables.order_by("round_number", "number").prefetch_related(
+                Prefetch("seats", queryset=Seat.objects.select_related("player"))
+            )
+        }
+        nets = {
+            row["player__name"]: row["net"]
+            for row in ScoreLine.objects.filter(night=locked)
+            .values("player", "player__name")
+            .annotate(net=Sum("amount"))
+            .order_by("player__name")
+        }
+        ScoreLine.objects.filter(night=locked).delete()
+        Hand.objects.filter(table__night=locked).delete()
+        locked.delete()
+        if user is not None:
+            AuditEvent.objects.create(
+                club_id=locked.season.club_id,
+                night=None,
+                user=user,
+                action=AuditEvent.Action.DELETE,
+                subject=str(locked),
+                before={
+                    "date": locked.date.isoformat(),
+                    "season": locked.season.name,
+                    "title": locked.title,
+                    "tables": tables,
+                    "hands": contents.hands,
+                    "score_lines": contents.score_lines,
+                    "nets": nets,
+                },
+            )
+    return contents
+
+
 def _secretaries(club: Club) -> int:
     """How many secretaries the club has, locking their rows so that two secretaries demoting
     each other at once cannot leave the club with none."""
@@ -159,8 +357,6 @@ def remove_member(member: Membership) -> None:
 
 def delete_club(club: Club) -> None:
     """Delete a club and everything in it (demo and benchmark data; protected rows go first)."""
-    from club.models import Hand, ScoreLine
-
     with transaction.atomic():
         ScoreLine.objects.filter(season__club=club).delete()
         Hand.objects.filter(table__night__season__club=club).delete()

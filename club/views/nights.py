@@ -1,5 +1,6 @@
 """Club nights: the list, setting a night up (with players added on the fly), the night page with
-each player's net, the settle-up and the audit trail, and closing or reopening a night."""
+each player's net, the settle-up and the audit trail, closing or reopening a night, and fixing a
+night set up wrongly (changing its tables that have no hands yet, or deleting it)."""
 
 from __future__ import annotations
 
@@ -8,19 +9,23 @@ from django.core.paginator import Paginator
 from django.db.models.functions import Lower
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import path
 
+import scoring
 from club import access
 from club.access import login_if_hidden
 from club.forms.nights import (
     MAX_TABLES,
+    EditTableFormSet,
     NightForm,
     TableFormSet,
     default_table_count,
+    seat_field,
     tables_initial,
 )
-from club.models import Club, Player
-from club.queries.night import audit_trail, club_nights, night_summary
+from club.models import Club, Night, Player
+from club.queries.night import TableSummary, audit_trail, club_nights, night_summary, night_tables
 from club.services import setup as services
 from club.services.hands import HandConflict, close_night, reopen_night
 
@@ -171,10 +176,118 @@ def night_reopen(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
     return _close_or_reopen(request, slug, night_id, closing=False)
 
 
+# Fixing a night set up wrongly -------------------------------------------------------------
+
+
+def _seatable_players(club: Club, editable: list[TableSummary]) -> list[Player]:
+    """The club's active players, and anyone seated at a table being changed (even if made
+    inactive since), so that saving the page never drops a seat silently."""
+    seated = {p.pk: p for t in editable for p in t.players}
+    players = {p.pk: p for p in _active_players(club)} | seated
+    return sorted(players.values(), key=lambda p: p.name.lower())
+
+
+def _table_initial(summary: TableSummary) -> dict[str, object]:
+    initial: dict[str, object] = {
+        seat_field(n): p.pk for n, p in enumerate(summary.players, start=1)
+    }
+    return initial | {"table": summary.table.pk, "first_dealer": summary.table.first_dealer + 1}
+
+
+@login_if_hidden
+def night_tables_edit(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
+    """Change the seats and first dealer of the tables with no hands yet, add a table, or remove
+    one with no hands. The tables with hands are shown read-only, and their players count when
+    checking that nobody sits at two tables."""
+    club = access.get_club(request, slug, access.MANAGE)
+    night = access.get_night(request, club, night_id, access.MANAGE)
+    if night.is_closed:
+        messages.error(request, f"{night} is closed: reopen it before changing its tables.")
+        return redirect("night_detail", slug=club.slug, night_id=night.pk)
+    summaries = night_tables(night)
+    fixed = [t for t in summaries if t.hands]
+    editable = [t for t in summaries if not t.hands]
+    players = _seatable_players(club, editable)
+    kwargs = {
+        "players": players,
+        "fixed": [(t.table.number, t.players) for t in fixed],
+        "night_tables": {t.table.pk: (t.table, t.hands) for t in summaries},
+        "prefix": TABLES_PREFIX,
+    }
+    error = None
+    if request.method != "POST":
+        tables = EditTableFormSet(initial=[_table_initial(t) for t in editable], **kwargs)
+    elif request.POST.get("action") == "add_table":
+        count = min(MAX_TABLES - len(fixed), _posted_table_count(request) + 1)
+        initial = tables_initial(request.POST, TABLES_PREFIX, count, ("table", "DELETE"))
+        tables = EditTableFormSet(initial=initial, **kwargs)
+    else:
+        tables = EditTableFormSet(request.POST, **kwargs)
+        if tables.is_valid():
+            kept, removed = tables.changes()
+            try:
+                changed = services.edit_tables(night, kept, removed, user=request.user)
+            except (services.SetupError, scoring.InvalidHand) as problem:
+                error = str(problem)
+            else:
+                if changed:
+                    messages.success(request, f"The tables of {night} are saved.")
+                else:
+                    messages.info(request, "Nothing changed.")
+                return redirect("night_detail", slug=club.slug, night_id=night.pk)
+    return render(
+        request,
+        "club/nights/tables.html",
+        {
+            "club": club,
+            "night": night,
+            "fixed": fixed,
+            "tables": tables,
+            "error": error,
+            "can_add": tables.total_form_count() + len(fixed) < MAX_TABLES,
+        },
+    )
+
+
+@login_if_hidden
+def night_delete(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
+    """GET: what deleting the night takes with it; POST: delete it (an open night only)."""
+    club = access.get_club(request, slug, access.MANAGE)
+    night = access.get_night(request, club, night_id, access.MANAGE)
+    if request.method == "POST":
+        try:
+            gone = services.delete_night(night, request.user)
+        except services.SetupError as problem:
+            messages.error(request, str(problem))
+            return redirect("night_detail", slug=club.slug, night_id=night.pk)
+        except Night.DoesNotExist:
+            messages.info(request, f"{night} was already deleted.")
+        else:
+            messages.success(
+                request,
+                f"{night} is deleted, with its {gone.tables} table{pluralize(gone.tables)}, "
+                f"{gone.hands} hand{pluralize(gone.hands)} and {gone.score_lines} score "
+                f"line{pluralize(gone.score_lines)}.",
+            )
+        return redirect("night_list", slug=club.slug)
+    return render(
+        request,
+        "club/nights/delete.html",
+        {
+            "club": club,
+            "night": night,
+            "contents": services.night_contents(night),
+            "summary": night_summary(night),
+        },
+    )
+
+
 urlpatterns = [
     path("nights/", night_list, name="night_list"),
     path("nights/new/", night_create, name="night_create"),
     path("nights/<int:night_id>/", night_detail, name="night_detail"),
     path("nights/<int:night_id>/close/", night_close, name="night_close"),
     path("nights/<int:night_id>/reopen/", night_reopen, name="night_reopen"),
+    path("nights/<int:night_id>/tables/", night_tables_edit, name="night_tables_edit"),
+    path("nights/<int:night_id>/delete/", night_delete, name="night_delete"),
 ]

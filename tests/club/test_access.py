@@ -18,7 +18,17 @@ from django.test import Client
 from django.urls import NoReverseMatch, path, reverse
 
 import scoring
-from club.models import AuditEvent, Club, Membership, Night, Player, Role, RuleSet, Season
+from club.models import (
+    AuditEvent,
+    Club,
+    Membership,
+    Night,
+    Player,
+    Role,
+    RuleSet,
+    Season,
+    Seat,
+)
 from club.services.setup import create_night, rule_set_from_preset
 
 # The navigation links to the standings, which another module provides; until it exists, these
@@ -89,6 +99,8 @@ PAGES = [
     Page("member_remove", MANAGE, "Remove viewer?", "member"),
     Page("night_close", MANAGE, "Close Club night 20 Nov 2026?", "night"),
     Page("night_reopen", MANAGE, "Reopen Club night", "night"),
+    Page("night_tables_edit", MANAGE, "Tables of Club night 20 Nov 2026", "night"),
+    Page("night_delete", MANAGE, "Delete Club night 20 Nov 2026?", "night"),
 ]
 
 
@@ -202,6 +214,22 @@ def _night_post(w: dict[str, Any]) -> dict[str, Any]:
     for i, p in enumerate(people.order_by("name"), start=1):
         data[f"tables-0-seat_{i}"] = p.pk
     return data
+
+
+def _tables_post(w: dict[str, Any]) -> dict[str, Any]:
+    """The night's two tables as they are, but table 1 dealt first by seat 3."""
+    data = {"tables-TOTAL_FORMS": "2", "tables-INITIAL_FORMS": "2", "action": "save"}
+    for i, table in enumerate(w["night"].tables.order_by("number")):
+        data[f"tables-{i}-table"] = table.pk
+        data[f"tables-{i}-first_dealer"] = "3" if table.number == 1 else "1"
+        for seat in table.seats.all():
+            data[f"tables-{i}-seat_{seat.position + 1}"] = seat.player_id
+    return data
+
+
+def _table_1(w: dict[str, Any]) -> tuple[int, list[str]]:
+    table = w["night"].tables.get(number=1)
+    return table.first_dealer, [s.player.name for s in table.seats.all()]
 
 
 def _rule_set_post(name: str) -> dict[str, Any]:
@@ -323,6 +351,21 @@ CHANGES = [
         lambda w: [w["rule_set"].pk],
     ),
     Change(
+        "night_tables_edit",
+        MANAGE,
+        _tables_post,
+        _table_1,
+        lambda w: [w["night"].pk],
+    ),
+    Change(
+        "night_delete",
+        MANAGE,
+        lambda w: {},
+        lambda w: (Night.objects.filter(pk=w["night"].pk).count(),
+                   Seat.objects.filter(table__night_id=w["night"].pk).count()),
+        lambda w: [w["night"].pk],
+    ),
+    Change(
         "member_create_user",
         MANAGE,
         lambda w: {"username": "newcomer", "role": "viewer"},
@@ -374,6 +417,45 @@ def test_a_change_without_the_csrf_token_is_refused(world, secretary):
     response = client.post(close, {"csrfmiddlewaretoken": token})
     assert response.status_code == 302
     assert Night.objects.get(pk=world["night"].pk).status == "closed"
+
+
+def test_deleting_a_night_needs_the_csrf_token(world, secretary):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(secretary)
+    delete = reverse("night_delete", args=["crown", world["night"].pk])
+    assert client.post(delete).status_code == 403
+    assert Night.objects.filter(pk=world["night"].pk).exists()
+    assert not AuditEvent.objects.filter(action="delete").exists()
+    client.get(delete)
+    response = client.post(delete, {"csrfmiddlewaretoken": client.cookies["csrftoken"].value})
+    assert response["Location"] == reverse("night_list", args=["crown"])
+    assert not Night.objects.filter(pk=world["night"].pk).exists()
+
+
+def test_changing_tables_needs_the_csrf_token(world, secretary):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(secretary)
+    edit = reverse("night_tables_edit", args=["crown", world["night"].pk])
+    before = _table_1(world)
+    assert client.post(edit, _tables_post(world)).status_code == 403
+    assert _table_1(world) == before
+    client.get(edit)
+    data = _tables_post(world) | {"csrfmiddlewaretoken": client.cookies["csrftoken"].value}
+    assert client.post(edit, data).status_code == 302
+    assert _table_1(world) == (2, before[1])
+
+
+def test_only_the_secretary_is_offered_changing_tables_or_deleting(
+    client, world, secretary, scorer, viewer
+):
+    night = world["night"]
+    edit = reverse("night_tables_edit", args=["crown", night.pk])
+    delete = reverse("night_delete", args=["crown", night.pk])
+    for user, shown in ((secretary, True), (scorer, False), (viewer, False)):
+        client.force_login(user)
+        body = client.get(reverse("night_detail", args=["crown", night.pk])).content.decode()
+        assert (f'href="{edit}"' in body) is shown
+        assert (f'href="{delete}"' in body) is shown
 
 
 def test_a_viewer_sees_no_buttons_for_changes(client, world, viewer):
