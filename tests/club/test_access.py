@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.http import HttpResponse
 from django.test import Client
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import reverse
 
 import scoring
 from club.models import (
@@ -30,19 +29,6 @@ from club.models import (
     Seat,
 )
 from club.services.setup import create_night, rule_set_from_preset
-
-# The navigation links to the standings, which another module provides; until it exists, these
-# tests run with a stand-in for it (this module is then the URL conf).
-try:
-    reverse("standings", args=["crown"])
-except NoReverseMatch:
-    from club.urls import urlpatterns as club_urls
-
-    urlpatterns = [
-        *club_urls,
-        path("c/<slug:slug>/standings/", lambda r, slug: HttpResponse(), name="standings"),
-    ]
-    pytestmark = pytest.mark.urls(__name__)
 
 READ, SCORE, MANAGE = "read", "score", "manage"
 ROLES = ["secretary", "scorer", "viewer", "outsider", "anonymous"]

@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 from django.db.models import Count, Sum
-from django.http import HttpResponse
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import reverse
 
 from club.models import (
     AuditEvent,
@@ -24,19 +23,6 @@ from club.models import (
 )
 from club.services.hands import HandEntry, close_night, next_hand, record_hand
 from club.services.setup import SetupError, create_night, delete_night, edit_tables
-
-# The navigation links to the standings, which another module provides; until it exists, these
-# tests run with a stand-in for it (this module is then the URL conf).
-try:
-    reverse("standings", args=["crown"])
-except NoReverseMatch:
-    from club.urls import urlpatterns as club_urls
-
-    urlpatterns = [
-        *club_urls,
-        path("c/<slug:slug>/standings/", lambda r, slug: HttpResponse(), name="standings"),
-    ]
-    pytestmark = pytest.mark.urls(__name__)
 
 
 def u(name: str, *args) -> str:

@@ -9,9 +9,8 @@ import re
 import pytest
 from django.db import connection
 from django.db.models import Sum
-from django.http import HttpResponse
 from django.test.utils import CaptureQueriesContext
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
 import scoring
@@ -25,19 +24,6 @@ from club.services.hands import (
     update_hand,
 )
 from club.services.setup import create_night
-
-# The navigation links to the standings, which another module provides; until it exists, these
-# tests run with a stand-in for it (this module is then the URL conf).
-try:
-    reverse("standings", args=["crown"])
-except NoReverseMatch:
-    from club.urls import urlpatterns as club_urls
-
-    urlpatterns = [
-        *club_urls,
-        path("c/<slug:slug>/standings/", lambda r, slug: HttpResponse(), name="standings"),
-    ]
-    pytestmark = pytest.mark.urls(__name__)
 
 
 def u(name: str, *args) -> str:

@@ -6,25 +6,11 @@ import datetime as dt
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.http import HttpResponse
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import reverse
 
 import scoring
 from club.models import Club, Membership, Player, Role, RuleSet, Season
 from club.services.hands import HandEntry, record_hand
-
-# The navigation links to the standings, which another module provides; until it exists, these
-# tests run with a stand-in for it (this module is then the URL conf).
-try:
-    reverse("standings", args=["crown"])
-except NoReverseMatch:
-    from club.urls import urlpatterns as club_urls
-
-    urlpatterns = [
-        *club_urls,
-        path("c/<slug:slug>/standings/", lambda r, slug: HttpResponse(), name="standings"),
-    ]
-    pytestmark = pytest.mark.urls(__name__)
 
 
 @pytest.fixture
