@@ -52,8 +52,11 @@ class BenchData:
 class SheetTiming:
     sheet: str
     size: str  # what the sheet holds, e.g. "6 tables x 24 hands"
-    ours_ms: float  # the view, end to end
+    ours_ms: float  # the view, end to end (median wall-clock time)
     weasyprint_ms: float  # WeasyPrint alone on the same HTML
+    ours_cpu_ms: float
+    weasyprint_cpu_ms: float
+    view_only_ms: float  # the view with WeasyPrint left out: queries, template, response
     pages: int
     kilobytes: float
 
@@ -61,21 +64,37 @@ class SheetTiming:
     def ratio(self) -> float:
         return self.ours_ms / self.weasyprint_ms if self.weasyprint_ms else float("inf")
 
+    @property
+    def cpu_ratio(self) -> float:
+        return self.ours_cpu_ms / self.weasyprint_cpu_ms if self.weasyprint_cpu_ms else float("inf")
 
-def paired_median_ms(
+
+@dataclass(frozen=True)
+class Medians:
+    wall_ms: float
+    cpu_ms: float  # this process's CPU time: less swayed by other work on the machine
+
+
+def paired_medians(
     first: Callable[[], object], second: Callable[[], object], runs: int, warmup: int = 1
-) -> tuple[float, float]:
-    """Median times of two functions, run alternately so that both see the same machine load."""
+) -> tuple[Medians, Medians]:
+    """Median times of two functions, run alternately (and in turn first) so that both see the
+    same machine load and neither always follows the other."""
     for _ in range(warmup):
         first()
         second()
-    times: tuple[list[float], list[float]] = ([], [])
-    for _ in range(runs):
-        for fn, out in ((first, times[0]), (second, times[1])):
-            start = time.perf_counter()
-            fn()
-            out.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times[0]), statistics.median(times[1])
+    wall: tuple[list[float], list[float]] = ([], [])
+    cpu: tuple[list[float], list[float]] = ([], [])
+    for run in range(runs):
+        order = (0, 1) if run % 2 == 0 else (1, 0)
+        for i in order:
+            start, start_cpu = time.perf_counter(), time.process_time()
+            (first, second)[i]()
+            wall[i].append((time.perf_counter() - start) * 1000)
+            cpu[i].append((time.process_time() - start_cpu) * 1000)
+    return tuple(  # type: ignore[return-value]
+        Medians(statistics.median(wall[i]), statistics.median(cpu[i])) for i in (0, 1)
+    )
 
 
 def _bench_night(club: Club, season: Season, user, data: BenchData) -> Night:
@@ -119,6 +138,17 @@ def bench_club(data: BenchData) -> tuple[Club, Season, Night]:
 
 
 @contextlib.contextmanager
+def without_weasyprint() -> Iterator[None]:
+    """The views' own work only: WeasyPrint is replaced by a stub."""
+    original = render.html_to_pdf
+    render.html_to_pdf = lambda html: b"%PDF-"
+    try:
+        yield
+    finally:
+        render.html_to_pdf = original
+
+
+@contextlib.contextmanager
 def captured_html() -> Iterator[list[str]]:
     """Record the HTML strings the views hand to WeasyPrint."""
     seen: list[str] = []
@@ -152,12 +182,17 @@ def _time_sheet(client: Client, sheet: str, size: str, url: str, runs: int) -> S
     def bare() -> object:
         return weasyprint.HTML(string=html, base_url=render.base_url()).write_pdf()
 
-    ours_ms, weasyprint_ms = paired_median_ms(ours, bare, runs)
+    mine, theirs = paired_medians(ours, bare, runs)
+    with without_weasyprint():
+        view_only, _ = paired_medians(ours, lambda: None, max(runs, 5))
     return SheetTiming(
         sheet=sheet,
         size=size,
-        ours_ms=ours_ms,
-        weasyprint_ms=weasyprint_ms,
+        ours_ms=mine.wall_ms,
+        weasyprint_ms=theirs.wall_ms,
+        ours_cpu_ms=mine.cpu_ms,
+        weasyprint_cpu_ms=theirs.cpu_ms,
+        view_only_ms=view_only.wall_ms,
         pages=len(PdfReader(io.BytesIO(pdf)).pages),
         kilobytes=len(pdf) / 1024,
     )
@@ -198,12 +233,15 @@ def bench_sheets(runs: int = 5, data: BenchData | None = None) -> list[SheetTimi
 def report(timings: list[SheetTiming]) -> list[str]:
     """The lines `manage.py bench` prints."""
     lines = [
-        f"{'sheet':<16} {'size':<22} {'ours ms':>8} {'weasy ms':>9} {'ratio':>6} "
-        f"{'pages':>5} {'kB':>6}"
+        "Printed sheets: median of our view (end to end) and of WeasyPrint alone on the same HTML",
+        f"{'sheet':<16} {'size':<20} {'ours ms':>8} {'weasy ms':>9} {'ratio':>6} "
+        f"{'ours cpu':>9} {'weasy cpu':>10} {'ratio':>6} {'no-PDF ms':>9} {'pages':>5} "
+        f"{'kB':>5}",
     ]
     for t in timings:
         lines.append(
-            f"{t.sheet:<16} {t.size:<22} {t.ours_ms:8.0f} {t.weasyprint_ms:9.0f} "
-            f"{t.ratio:6.2f} {t.pages:>5} {t.kilobytes:6.0f}"
+            f"{t.sheet:<16} {t.size:<20} {t.ours_ms:8.0f} {t.weasyprint_ms:9.0f} "
+            f"{t.ratio:6.2f} {t.ours_cpu_ms:9.0f} {t.weasyprint_cpu_ms:10.0f} "
+            f"{t.cpu_ratio:6.2f} {t.view_only_ms:9.0f} {t.pages:>5} {t.kilobytes:5.0f}"
         )
     return lines

@@ -688,9 +688,11 @@ def test_bench_times_both_sheets_against_weasyprint_on_the_same_html(db):
     for t in timings:
         assert t.ours_ms > 0 and t.weasyprint_ms > 0 and t.pages >= 1
         assert t.ratio == t.ours_ms / t.weasyprint_ms
+        assert t.ours_cpu_ms > 0 and t.weasyprint_cpu_ms > 0
+        assert 0 < t.view_only_ms < t.ours_ms
     lines = report(timings)
-    assert lines[0].split()[:4] == ["sheet", "size", "ours", "ms"]
-    assert len(lines) == 3
+    assert lines[1].split()[:4] == ["sheet", "size", "ours", "ms"]
+    assert len(lines) == 4 and lines[2].startswith("night sheet")
     # A second run reuses the club and its night.
     from club.models import Night
 
