@@ -144,6 +144,10 @@ class SeasonForm(forms.ModelForm):
             self.fields[
                 "rule_set"
             ].help_text = "This season has scored hands, so its rule set can no longer change."
+            self.fields["standings_rule_set"].help_text = (
+                "Changing it scores every recorded hand of the season again for the ladder "
+                "(the nights' money stays as it is); the change is recorded."
+            )
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()

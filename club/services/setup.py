@@ -7,6 +7,7 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -363,3 +364,31 @@ def delete_club(club: Club) -> None:
         Night.objects.filter(season__club=club).delete()
         Season.objects.filter(club=club).delete()
         club.delete()
+
+
+def change_ladder(form: forms.ModelForm, user: AbstractBaseUser) -> int:
+    """Save a season form whose ladder rule set changed, score the season's hands again under it
+    and record who did it; returns how many score lines changed."""
+    from club.services.ladder import rescore_ladder
+
+    season: Season = form.instance
+    before = Season.objects.select_related("standings_rule_set").get(pk=season.pk)
+    with transaction.atomic():
+        saved = form.save()
+        changed = rescore_ladder(saved)
+        AuditEvent.objects.create(
+            club_id=saved.club_id,
+            user=user,
+            action=AuditEvent.Action.UPDATE,
+            subject=f"{saved.name}: ladder rule set",
+            before={"standings_rule_set": _rule_set_name(before.standings_rule_set)},
+            after={
+                "standings_rule_set": _rule_set_name(saved.standings_rule_set),
+                "score_lines_rescored": changed,
+            },
+        )
+    return changed
+
+
+def _rule_set_name(rule_set: RuleSet | None) -> str:
+    return rule_set.name if rule_set else "(the season's own rule set)"

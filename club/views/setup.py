@@ -135,6 +135,15 @@ def _season_form(
 ) -> HttpResponse | SeasonForm:
     form = SeasonForm(request.POST or None, instance=season or Season(club=club), club=club)
     if request.method == "POST" and form.is_valid():
+        if season is not None and "standings_rule_set" in form.changed_data:
+            # Another ladder rule set re-scores the season's recorded hands: recorded, explicit.
+            changed = services.change_ladder(form, request.user)
+            messages.success(
+                request,
+                f"Season {season.name} saved; its ladder was scored again under the new rule "
+                f"set ({changed} score line{'s' if changed != 1 else ''} changed).",
+            )
+            return redirect("season_list", slug=club.slug)
         saved = form.save()
         messages.success(request, f"Season {saved.name} saved.")
         return redirect("season_list", slug=club.slug)

@@ -423,3 +423,41 @@ def test_create_a_user_with_a_temporary_password(sec_client, club, client):
     sec_client.force_login(Membership.objects.get(role=Role.SECRETARY).user)
     response = sec_client.post(u("member_create_user"), {"username": "JO", "role": "viewer"})
     assert "username" in response.context["new_user_form"].errors
+
+
+def test_a_new_ladder_rule_set_rescores_the_season_and_is_recorded(
+    sec_client, season, hoyle, table4, players, secretary, club
+):
+    from django.db.models import Sum
+
+    from club.models import AuditEvent, NightTotal, ScoreLine
+
+    ann, bob, cat, dan = players[:4]
+    record_hand(table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=6), secretary)
+    record_hand(
+        table4,
+        HandEntry(dealer=bob, contract="prop_cop", declarer=cat, partner=dan, tricks=8),
+        secretary,
+    )
+    anna = RuleSet.objects.create(
+        club=club, name="Anna Cubed", data=scoring.preset("anna-cubed").to_dict()
+    )
+    data = season_data(
+        hoyle, name=season.name, start="2026-09-01", end="2027-03-31", standings_rule_set=anna.pk
+    )
+    response = sec_client.post(u("season_edit", season.pk), data, follow=True)
+    assert (
+        "scored again under the new rule set (8 score lines changed)" in response.content.decode()
+    )
+    # Winner-only points: Bob 1 for his solo, Cat and Dan 1 each for their Prop & Cop.
+    points = dict(
+        ScoreLine.objects.values_list("player__name").annotate(p=Sum("points")).order_by()
+    )
+    assert points == {"Ann": 0, "Bob": 1, "Cat": 1, "Dan": 1}
+    totals = dict(NightTotal.objects.values_list("player__name", "points"))
+    assert totals == points
+    # The money is untouched: Bob's solo made with one over-trick at Hoyle stakes.
+    assert ScoreLine.objects.get(player=bob, hand__number=1).amount == 21
+    event = AuditEvent.objects.get(subject=f"{season.name}: ladder rule set")
+    assert event.user == secretary
+    assert event.after == {"standings_rule_set": "Anna Cubed", "score_lines_rescored": 8}
