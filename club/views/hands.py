@@ -296,10 +296,7 @@ def _edit_page(
     conflict: str = "",
 ) -> HttpResponse:
     extra = {"form": form, "hand": hand, "mode": "edit", "conflict": conflict}
-    if request.htmx:
-        return _entry(request, club, table, status=status, **extra)
-    context = _context(request, club, table, **extra)
-    return render(request, "club/hands/edit.html", context, status=status)
+    return _hand_page(request, club, table, "club/hands/edit.html", status, extra)
 
 
 def _delete_page(
@@ -312,10 +309,22 @@ def _delete_page(
     conflict: str = "",
 ) -> HttpResponse:
     extra = {"delete_form": form, "hand": hand, "mode": "delete", "conflict": conflict}
+    return _hand_page(request, club, table, "club/hands/delete.html", status, extra)
+
+
+def _hand_page(
+    request: HttpRequest,
+    club: Club,
+    table: Table,
+    template: str,
+    status: int,
+    extra: dict[str, Any],
+) -> HttpResponse:
+    """The entry card alone for htmx (it replaces the form in place), else the whole page."""
     if request.htmx:
         return _entry(request, club, table, status=status, **extra)
     context = _context(request, club, table, **extra)
-    return render(request, "club/hands/delete.html", context, status=status)
+    return render(request, template, context, status=status)
 
 
 def _outcome(form: HandForm) -> str:
