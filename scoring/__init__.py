@@ -3,7 +3,7 @@
 Pure Python with no Django import: the rules live here and only here (DESIGN.md section 2).
 """
 
-from scoring import presets, seating, standings, table
+from scoring import presets, seating, standings, table, tournament
 from scoring.contracts import (
     ALL_PASSED,
     CONTRACTS,
@@ -43,5 +43,6 @@ __all__ = [
     "settle_up",
     "standings",
     "table",
+    "tournament",
     "validate",
 ]
