@@ -558,7 +558,7 @@ def test_standings_sheet_has_the_chart_and_says_provisional_while_a_night_is_ope
 
 
 def test_standings_sheet_follows_the_season_filter(
-    client, viewer, club, season, season_played, hoyle, players
+    client, viewer, secretary, club, season, season_played, hoyle, players
 ):
     from club.models import Season
 
@@ -570,7 +570,7 @@ def test_standings_sheet_follows_the_season_filter(
         rule_set=hoyle,
     )
     night = create_night(spring, dt.date(2027, 4, 7), [(players[4:8], 0)])
-    play(night.tables.get(), viewer_user(viewer), "solo", declarer=players[4], tricks=5)
+    play(night.tables.get(), secretary, "solo", declarer=players[4], tricks=5)
     client = login(client, viewer)
     winter = "\n".join(pages(client.get(standings_url(season))))
     assert "Winter 2026 standings" in winter and "Zoë" in winter
@@ -579,14 +579,6 @@ def test_standings_sheet_follows_the_season_filter(
     text = "\n".join(pages(response))
     assert "Spring 2027 standings" in text and "Zoë" not in text
     assert f"1 Eve 1 1 1 1 {fmt(club, 18)}" in text
-
-
-def viewer_user(viewer):
-    """Hands in these tests are entered by a scorer; the viewer only reads."""
-    from club.models import Membership, Role
-
-    Membership.objects.filter(user=viewer).update(role=Role.SCORER)
-    return viewer
 
 
 def test_a_long_standings_sheet_repeats_its_header_on_every_page(client, db):
