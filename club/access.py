@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, Concatenate, ParamSpec
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.auth.views import redirect_to_login
@@ -14,6 +14,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
 from club.models import Club, Membership, Night, Player, Role, RuleSet, Season, Table
+
+P = ParamSpec("P")
 
 View = Callable[..., HttpResponse]
 
@@ -121,3 +123,21 @@ def user_clubs(user: User | AnonymousUser) -> list[Club]:
     if not user.is_authenticated:
         return list(Club.objects.filter(is_public=True))
     return list(Club.objects.filter(memberships__user=user).distinct())
+
+
+def club_reader(
+    view: Callable[Concatenate[HttpRequest, Club, P], HttpResponse],
+) -> Callable[Concatenate[HttpRequest, str, P], HttpResponse]:
+    """Pass the club to a read-only page: members, or anyone when the club is public. For a
+    private club an anonymous visitor is asked to log in, and anyone else gets a 404."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+        club = get_object_or_404(Club, slug=slug)
+        if not can(request.user, club, READ):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            raise Http404("No such club")
+        return view(request, club, *args, **kwargs)
+
+    return wrapped

@@ -5,11 +5,11 @@ from django.shortcuts import redirect, render
 from django.urls import path
 
 from club import access
+from club.access import club_reader
 from club.models import Club
 from club.queries import club_home as q
 from club.queries import standings as sq
 from club.tables import format_average, format_measure
-from club.views.standings import club_reader
 
 LEADERS = 5
 

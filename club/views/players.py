@@ -11,12 +11,12 @@ from django.shortcuts import render
 from django.urls import path
 
 from club import charts
-from club.access import club_player
+from club.access import club_player, club_reader
 from club.models import Club
 from club.queries import player as pq
 from club.queries import standings as sq
 from club.tables import format_average, format_measure
-from club.views.standings import club_reader, value_formatter
+from club.views.standings import value_formatter
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,12 @@ from django.urls import path
 from django.utils import timezone
 
 from club import access
-from club.access import login_if_hidden
+from club.access import club_reader, login_if_hidden
 from club.models import Club
 from club.pdf import sheets
 from club.pdf.render import file_name, sheet_response
 from club.queries import standings as sq
-from club.views.standings import _standings_for, club_reader
+from club.views.standings import standings_for
 
 
 @login_if_hidden
@@ -56,7 +56,7 @@ def score_cards(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
 @club_reader
 def standings_sheet(request: HttpRequest, club: Club) -> HttpResponse:
     """The standings page's season and date range (?season=, ?from=, ?to=), printed."""
-    ladder = _standings_for(request, club).ladder
+    ladder = standings_for(request, club).ladder
     if ladder is None:
         raise Http404("This club has no seasons yet")
     context = {

@@ -10,13 +10,11 @@ import csv
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import wraps
-from typing import Any, Concatenate, ParamSpec
+from typing import Any
 
 from django import forms
-from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import path
 from django.utils.safestring import SafeString
 from django.utils.text import slugify
@@ -27,26 +25,7 @@ from club.models import Club, Season
 from club.queries import standings as q
 from club.tables import PER_PAGE, StandingsTable, format_average, format_measure
 
-P = ParamSpec("P")
 CHART_PLAYERS = 8  # the leaders drawn on the season chart
-
-
-def club_reader(
-    view: Callable[Concatenate[HttpRequest, Club, P], HttpResponse],
-) -> Callable[Concatenate[HttpRequest, str, P], HttpResponse]:
-    """Pass the club to a read-only page: members, or anyone when the club is public. For a
-    private club an anonymous visitor is asked to log in, and anyone else gets a 404."""
-
-    @wraps(view)
-    def wrapped(request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
-        club = get_object_or_404(Club, slug=slug)
-        if not access.can(request.user, club, access.READ):
-            if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
-            raise Http404("No such club")
-        return view(request, club, *args, **kwargs)
-
-    return wrapped
 
 
 class RangeForm(forms.Form):
@@ -77,7 +56,7 @@ class StandingsPage:
     ladder: q.Ladder | None
 
 
-def _standings_for(request: HttpRequest, club: Club) -> StandingsPage:
+def standings_for(request: HttpRequest, club: Club) -> StandingsPage:
     seasons = q.club_seasons(club)
     form = RangeForm(request.GET, seasons)
     form.is_valid()
@@ -146,9 +125,9 @@ def season_chart(
     return svg, series
 
 
-@club_reader
+@access.club_reader
 def standings(request: HttpRequest, club: Club) -> HttpResponse:
-    page = _standings_for(request, club)
+    page = standings_for(request, club)
     context: dict[str, Any] = {"club": club, "page": page, "season": page.season}
     ladder = page.ladder
     if ladder is not None:
@@ -186,10 +165,10 @@ def standings(request: HttpRequest, club: Club) -> HttpResponse:
     return render(request, "club/standings.html", context)
 
 
-@club_reader
+@access.club_reader
 def standings_csv(request: HttpRequest, club: Club) -> HttpResponse:
     """The standings table as CSV: the same columns, rows, order and text, all pages at once."""
-    page = _standings_for(request, club)
+    page = standings_for(request, club)
     if page.ladder is None:
         raise Http404("This club has no seasons yet")
     table = StandingsTable(page.ladder, club)
