@@ -3,6 +3,7 @@ from django.contrib import admin
 from club.models import (
     AuditEvent,
     Club,
+    Entry,
     Hand,
     Membership,
     Night,
@@ -12,6 +13,7 @@ from club.models import (
     Season,
     Seat,
     Table,
+    Tournament,
 )
 
 
@@ -108,3 +110,20 @@ class AuditEventAdmin(admin.ModelAdmin):
     list_display = ["at", "user", "action", "subject", "club"]
     list_filter = ["action", "club"]
     readonly_fields = ["club", "night", "user", "at", "action", "subject", "before", "after"]
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    autocomplete_fields = ["player"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    """Read-mostly: rounds are drawn and closed on the tournament page, which audits them."""
+
+    list_display = ["name", "club", "night", "status", "current_round", "rounds", "is_public"]
+    list_filter = ["status", "scoring_method", "club"]
+    search_fields = ["name"]
+    readonly_fields = ["night", "seed", "current_round", "status", "planned_max_meetings"]
+    inlines = [EntryInline]

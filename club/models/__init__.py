@@ -5,10 +5,12 @@ from club.models.nights import Night, Seat, Table
 from club.models.rules import RuleSet
 from club.models.seasons import Season, StandingsMethod
 from club.models.totals import NightTotal
+from club.models.tournaments import Entry, Tournament
 
 __all__ = [
     "AuditEvent",
     "Club",
+    "Entry",
     "Hand",
     "Membership",
     "Night",
@@ -21,4 +23,5 @@ __all__ = [
     "Seat",
     "StandingsMethod",
     "Table",
+    "Tournament",
 ]

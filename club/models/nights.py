@@ -13,6 +13,11 @@ class Night(models.Model):
     season = models.ForeignKey("club.Season", on_delete=models.PROTECT, related_name="nights")
     date = models.DateField()
     title = models.CharField(max_length=80, blank=True)
+    # A night that does not count (a tournament run apart from the season) keeps its hands and its
+    # settle-up, but the season standings, player pages and club home leave it out.
+    counts_in_standings = models.BooleanField(
+        default=True, help_text="Its hands count in the season standings and player pages."
+    )
     status = models.CharField(max_length=6, choices=Status, default=Status.OPEN)
     closed_at = models.DateTimeField(null=True, blank=True)
     closed_by = models.ForeignKey(
