@@ -23,10 +23,10 @@ class NightLine:
 
 
 def latest_night(club: Club) -> Night | None:
-    """The club's most recent night with any hands."""
+    """The club's most recent night with any hands that counts in the standings."""
     played = NightTotal.objects.filter(night=OuterRef("pk"))
     return (
-        Night.objects.filter(season__club=club)
+        Night.objects.filter(season__club=club, counts_in_standings=True)
         .filter(Exists(played))
         .select_related("season")
         .order_by("-date", "-id")
@@ -56,7 +56,9 @@ def biggest_hands(season: Season, count: int = BIGGEST_HANDS) -> list[ScoreLine]
     """The season's biggest wins: the declarers' lines with the largest amounts (one per hand,
     as only the declarer's line is marked declared), through a partial index."""
     return list(
-        ScoreLine.objects.filter(season=season, declared=True, amount__gt=0)
+        ScoreLine.objects.filter(
+            season=season, declared=True, amount__gt=0, night__counts_in_standings=True
+        )
         .select_related("player", "night", "hand", "hand__partner", "hand__table")
         .order_by("-amount", "night__date", "id")[:count]
     )

@@ -83,7 +83,8 @@ class Partnership:
 
 
 def _totals(season: Season, player: Player):
-    return NightTotal.objects.filter(season=season, player=player)
+    """The player's night totals on the nights that count (not a tournament run apart)."""
+    return NightTotal.objects.filter(season=season, player=player, night__counts_in_standings=True)
 
 
 def summary(season: Season, player: Player) -> Summary:
@@ -169,7 +170,9 @@ def contracts(season: Season, player: Player) -> list[ContractRecord]:
     """Per contract the player called: how often, how often made, and what it won them (from
     their own declared lines, an index-only scan on PostgreSQL)."""
     rows = (
-        ScoreLine.objects.filter(season=season, player=player, declared=True)
+        ScoreLine.objects.filter(
+            season=season, player=player, declared=True, night__counts_in_standings=True
+        )
         .values("contract")
         .annotate(
             n=Count("id"), n_made=Count("id", filter=Q(declared_made=True)), gain=Sum("amount")
@@ -188,7 +191,9 @@ def partnerships(season: Season, player: Player) -> list[Partnership]:
     proposing): how many, how many made, and the player's total on them (from their own lines
     that name a partner, an index-only scan on PostgreSQL)."""
     rows = (
-        ScoreLine.objects.filter(season=season, player=player, mate__isnull=False)
+        ScoreLine.objects.filter(
+            season=season, player=player, mate__isnull=False, night__counts_in_standings=True
+        )
         .values("mate_id", "mate__name")
         .annotate(n=Count("id"), n_made=Count("id", filter=Q(made=True)), net=Sum("amount"))
         .order_by()

@@ -135,6 +135,9 @@ def pick_season(
 def _in_range(
     qs: QuerySet, date_from: dt.date | None, date_to: dt.date | None, prefix: str = "night__"
 ) -> QuerySet:
+    """The nights (or their totals) in the date range that count in the standings (a tournament
+    can be run apart from them: Night.counts_in_standings)."""
+    qs = qs.filter(**{f"{prefix}counts_in_standings": True})
     if date_from:
         qs = qs.filter(**{f"{prefix}date__gte": date_from})
     if date_to:
@@ -368,7 +371,9 @@ def trends(
     if not ids or not shown:
         return Trend(labels, unit, {}, len(nights))
     index = {key: i for i, key in enumerate(keys)}
-    qs = NightTotal.objects.filter(season=season, player_id__in=ids)
+    qs = NightTotal.objects.filter(
+        season=season, player_id__in=ids, night__counts_in_standings=True
+    )
     if unit == "night":
         if len(shown) < len(nights):
             qs = qs.filter(night_id__in=keys)
