@@ -91,7 +91,9 @@ def get_night(request: HttpRequest, club: Club, night_id: int, power: str = READ
 
 def get_table(request: HttpRequest, club: Club, table_id: int, power: str = READ) -> Table:
     table = get_object_or_404(
-        Table.objects.select_related("night", "night__season", "night__season__rule_set"),
+        Table.objects.select_related(
+            "night", "night__season", "night__season__rule_set", "night__tournament"
+        ),
         pk=table_id,
         night__season__club=club,
     )

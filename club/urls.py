@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from club.views import clubs, hands, nights, players, setup, sheets, standings
+from club.views import clubs, hands, nights, players, setup, sheets, standings, tournaments
 
 # Everything about one club lives under /c/<slug>/, and every view checks the user's role there.
 club_patterns = (
@@ -12,6 +12,7 @@ club_patterns = (
     + standings.urlpatterns
     + players.urlpatterns
     + sheets.urlpatterns  # printable sheets (PDF), club/views/sheets.py
+    + tournaments.urlpatterns
 )
 
 urlpatterns = [

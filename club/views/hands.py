@@ -49,6 +49,7 @@ def _club_hand(request: HttpRequest, slug: str, hand_id: int, power: str) -> tup
     hand = get_object_or_404(
         Hand.objects.select_related(
             "table__night__season__rule_set",
+            "table__night__tournament",
             "rule_set",
             "dealer",
             "declarer",
@@ -96,6 +97,8 @@ def _context(request: HttpRequest, club: Club, table: Table, **extra: Any) -> di
         "closed_message": CLOSED_MESSAGE if night.is_closed else "",
         "mode": "new",
         "show_errors": True,
+        # At a tournament's table: its round and hands per round (fetched with the table).
+        "tournament": getattr(night, "tournament", None),
     }
     context.update(extra)
     form = context.get("form")
