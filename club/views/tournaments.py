@@ -47,7 +47,9 @@ def _tournament(
     tournament is a 404 whatever the user's roles."""
     club = get_object_or_404(Club, slug=slug)
     tournament = get_object_or_404(
-        Tournament.objects.select_related("night", "night__season", "night__season__rule_set"),
+        Tournament.objects.select_related(
+            "night", "night__season", "night__season__rule_set", "director"
+        ),
         pk=tournament_id,
         club=club,
         night__season__club=club,

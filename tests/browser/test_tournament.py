@@ -119,7 +119,7 @@ def test_a_two_round_tournament_for_ten(logged_in: Page, live_server, club, seas
         expect(card.locator("ol.seats li")).to_have_text([names[0] + " (deals first)", *names[1:]])
         expect(card).to_contain_text("one sits out each hand")
     expect(page.locator("#seating-figure")).to_contain_text(
-        f"{t.planned_max_meetings} most times any two players meet"
+        f"no two players meet at a table more than {t.planned_max_meetings} time"
     )
 
     # Closing with no hands is refused, with the tables named.
