@@ -359,3 +359,16 @@ def test_a_leaderboard_row_per_entrant_on_the_page(client, running, secretary, t
     assert set(board.rows) == set(names.values())
     for pid, amount in expected.items():
         assert board.rows[names[pid]][-1] == money(amount)
+
+
+def test_a_public_clubs_events_are_readable_without_login(client, club, running, scorer):
+    play_round(running, scorer, hands=1)
+    club.is_public = True
+    club.save()
+    body = text(client.get(url("tournament_detail", running)))
+    assert "Christmas Drive" in body and "Round 1: seats" in body
+    assert "Enter hands" not in body and "View the sheet" in body
+    assert client.get(reverse("tournament_list", args=[club.slug])).status_code == 200
+    for name in ("tournament_round_close", "tournament_entries", "tournament_settings"):
+        response = client.get(url(name, running))
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"]
