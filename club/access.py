@@ -81,7 +81,7 @@ def get_club(request: HttpRequest, slug: str, power: str = READ) -> Club:
 
 def get_night(request: HttpRequest, club: Club, night_id: int, power: str = READ) -> Night:
     night = get_object_or_404(
-        Night.objects.select_related("season", "season__rule_set", "season__club"),
+        Night.objects.select_related("season", "season__rule_set", "season__club", "tournament"),
         pk=night_id,
         season__club=club,
     )

@@ -28,6 +28,7 @@ from club.models import (
     Season,
     Seat,
     Table,
+    Tournament,
 )
 
 
@@ -151,6 +152,11 @@ def edit_tables(
     """
     with transaction.atomic():
         locked = _locked_open_night(night, "its tables change")
+        if Tournament.objects.filter(night=locked).exists():
+            raise SetupError(
+                "A tournament's tables are drawn round by round from its entries; change the "
+                "entries on the tournament page instead."
+            )
         # Lock the tables: a scorer recording the first hand at one of them waits for this.
         current = {
             t.pk: t

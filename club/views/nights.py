@@ -131,6 +131,7 @@ def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
             "club": club,
             "night": night,
             "summary": night_summary(night),
+            "tournament": getattr(night, "tournament", None),
             "trail": audit_trail(night, club) if can_manage else None,
             "can_manage": can_manage,
             "can_score": access.can(request.user, club, access.SCORE),
@@ -204,6 +205,13 @@ def night_tables_edit(request: HttpRequest, slug: str, night_id: int) -> HttpRes
     if night.is_closed:
         messages.error(request, f"{night} is closed: reopen it before changing its tables.")
         return redirect("night_detail", slug=club.slug, night_id=night.pk)
+    if getattr(night, "tournament", None) is not None:
+        messages.error(
+            request,
+            "A tournament's tables are drawn round by round: change its entries on the "
+            "tournament page instead.",
+        )
+        return redirect("tournament_detail", slug=club.slug, tournament_id=night.tournament.pk)
     summaries = night_tables(night)
     fixed = [t for t in summaries if t.hands]
     editable = [t for t in summaries if not t.hands]
@@ -278,6 +286,7 @@ def night_delete(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
             "night": night,
             "contents": services.night_contents(night),
             "summary": night_summary(night),
+            "tournament": getattr(night, "tournament", None),
         },
     )
 

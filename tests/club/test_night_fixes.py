@@ -425,3 +425,38 @@ def test_a_deleted_nights_players_season_and_rules_stay(sec_client, played, club
     season.refresh_from_db()
     assert season.rule_set == hoyle
     assert not hoyle.is_used  # its only hands went with the night
+
+
+def test_a_tournament_nights_tables_are_not_changed_from_the_night_page(
+    client, secretary, season, club
+):
+    """A tournament draws its tables round by round; the night page's table editor would mix up
+    the rounds, so the page hides it, the view sends the director to the tournament and the
+    service refuses."""
+    from tournament_kit import field, make_tournament
+
+    from club.models import Seat
+    from club.services import tournaments as tournament_services
+
+    tournament = make_tournament(season, field(club, 9), rounds=2)
+    tournament_services.start(tournament, secretary)
+    night = tournament.night
+    seats_before = list(Seat.objects.filter(table__night=night).values_list("table", "player"))
+    client.force_login(secretary)
+
+    page = client.get(reverse("night_detail", args=[club.slug, night.pk])).content.decode()
+    assert "Change tables" not in page
+    assert "Round 1," in page and tournament.name in page
+
+    response = client.get(reverse("night_tables_edit", args=[club.slug, night.pk]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse(
+        "tournament_detail", args=[club.slug, tournament.pk]
+    )
+    assert "drawn round by round" in response.content.decode()
+
+    first = night.tables.order_by("number").first()
+    with pytest.raises(SetupError, match="drawn round by round"):
+        edit_tables(night, [(first, list(first.seats.all()[:3]), 0)])
+    assert list(Seat.objects.filter(table__night=night).values_list("table", "player")) == (
+        seats_before
+    )
