@@ -14,3 +14,10 @@ ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
 # Tests serve static files from the app folders; there is no collectstatic output to scan.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # The browser tests' live server answers from another thread. With SQLite in memory the two
+    # threads share one cache and a save that overlaps the live preview fails at once with
+    # "database table is locked"; in a file, each connection waits its turn for the lock.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
