@@ -93,6 +93,8 @@ def validate(hand: Hand, rules: RuleSet) -> Contract | None:
             raise InvalidHand("When all pass there is no declarer or partner")
         if hand.revoke_by is not None:
             raise InvalidHand("A revoke can only be scored against a contract")
+        if hand.tricks is not None:
+            raise InvalidHand("When all pass nobody plays for tricks: leave the tricks empty")
         if rules.all_passed is AllPassed.GENERAL_MISERE:
             if hand.last_trick_by is None:
                 raise InvalidHand("A general misère needs the player who took the last trick")

@@ -146,6 +146,12 @@ IMPOSSIBLE = [
         id="all-passed-with-revoke",
     ),
     pytest.param(
+        Hand(FOUR, None, tricks=5),
+        HOYLE,
+        "When all pass nobody plays for tricks: leave the tricks empty",
+        id="all-passed-with-tricks",
+    ),
+    pytest.param(
         Hand(FOUR, None),
         GENERAL_MISERE,
         "A general misère needs the player who took the last trick",
