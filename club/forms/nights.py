@@ -45,6 +45,28 @@ def season_for(club: Club, date: dt.date) -> Season | None:
     return club.seasons.filter(start__lte=date, end__gte=date).order_by("-start").first()
 
 
+def clean_date_and_season(form: forms.Form, club: Club, data: dict[str, Any]) -> None:
+    """The season defaults to the one whose dates contain the date; a chosen one must contain it.
+    Shared by the night and tournament forms (a tournament is a night)."""
+    date, season = data.get("date"), data.get("season")
+    if date is None:
+        return
+    if season is None:
+        season = season_for(club, date)
+        if season is None:
+            form.add_error(
+                "season",
+                f"No season covers {date:%d %b %Y}: choose one, or add a season in set-up.",
+            )
+        data["season"] = season
+    elif not season.start <= date <= season.end:
+        form.add_error(
+            "date",
+            f"{season} runs from {season.start:%d %b %Y} to {season.end:%d %b %Y}: "
+            "choose a date in it or another season.",
+        )
+
+
 class NightForm(forms.Form):
     date = forms.DateField(widget=DateInput())
     season = forms.ModelChoiceField(
@@ -90,23 +112,7 @@ class NightForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        date, season = data.get("date"), data.get("season")
-        if date is None:
-            return data
-        if season is None:
-            season = season_for(self.club, date)
-            if season is None:
-                self.add_error(
-                    "season",
-                    f"No season covers {date:%d %b %Y}: choose one, or add a season in set-up.",
-                )
-            data["season"] = season
-        elif not season.start <= date <= season.end:
-            self.add_error(
-                "date",
-                f"{season} runs from {season.start:%d %b %Y} to {season.end:%d %b %Y}: "
-                "choose a date in it or another season.",
-            )
+        clean_date_and_season(self, self.club, data)
         return data
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
-from club.forms.nights import parse_names, season_for
+from club.forms.nights import clean_date_and_season, parse_names, season_for
 from club.forms.setup import DateInput
 from club.models import Club, Player, Season, Tournament
 
@@ -118,22 +118,7 @@ class TournamentForm(_Settings):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        date, season = data.get("date"), data.get("season")
-        if date is not None:
-            if season is None:
-                season = season_for(self.club, date)
-                if season is None:
-                    self.add_error(
-                        "season",
-                        f"No season covers {date:%d %b %Y}: choose one, or add a season in set-up.",
-                    )
-                data["season"] = season
-            elif not season.start <= date <= season.end:
-                self.add_error(
-                    "date",
-                    f"{season} runs from {season.start:%d %b %Y} to {season.end:%d %b %Y}: "
-                    "choose a date in it or another season.",
-                )
+        clean_date_and_season(self, self.club, data)
         return data
 
     @property
