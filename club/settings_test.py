@@ -7,6 +7,7 @@ os.environ.setdefault("SOLO_PLAIN_STATIC", "true")
 os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
 
 from club.settings import *  # noqa: F403
+from club.settings import BASE_DIR, DATABASES
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
