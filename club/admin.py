@@ -7,6 +7,7 @@ from club.models import (
     Hand,
     Membership,
     Night,
+    NightTotal,
     Player,
     RuleSet,
     ScoreLine,
@@ -99,10 +100,42 @@ class HandAdmin(admin.ModelAdmin):
     readonly_fields = ["made", "over_tricks", "under_tricks", "version"]
 
 
+class DerivedAdmin(admin.ModelAdmin):
+    """Rows the app derives (score lines from the scoring core, night totals from the database's
+    triggers): shown, never edited here, so they cannot drift from the hands."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
 @admin.register(ScoreLine)
-class ScoreLineAdmin(admin.ModelAdmin):
-    list_display = ["hand", "player", "amount"]
-    readonly_fields = ["hand", "player", "amount", "night", "season"]
+class ScoreLineAdmin(DerivedAdmin):
+    list_display = ["hand", "player", "amount", "points", "night"]
+    list_filter = ["season"]
+
+
+@admin.register(NightTotal)
+class NightTotalAdmin(DerivedAdmin):
+    list_display = ["night", "player", "hands", "net", "points", "declared", "made"]
+    list_filter = ["season"]
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ["table", "position", "player"]
+    list_filter = ["table__night__season__club"]
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ["player", "tournament", "joined_round", "withdrawn_after_round"]
+    list_filter = ["tournament"]
 
 
 @admin.register(AuditEvent)

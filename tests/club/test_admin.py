@@ -1,0 +1,60 @@
+"""Django's admin covers every model of the app; derived rows (score lines, night totals) are
+shown but cannot be changed there, so they never drift from the hands."""
+
+from __future__ import annotations
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.urls import reverse
+
+from club.models import NightTotal, ScoreLine
+from club.services.hands import HandEntry, record_hand
+
+
+@pytest.fixture
+def superuser_client(client, django_user_model):
+    user = django_user_model.objects.create_superuser("root", "root@example.org", "pw-root")
+    client.force_login(user)
+    return client
+
+
+def test_every_model_of_the_app_is_in_the_admin():
+    models = set(apps.get_app_config("club").get_models())
+    assert models and models <= set(admin.site._registry)
+
+
+def test_each_changelist_lists_its_rows(superuser_client, table4, players, secretary):
+    ann, bob = players[:2]
+    hand = record_hand(
+        table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), secretary
+    )
+    for model in apps.get_app_config("club").get_models():
+        meta = model._meta
+        url = reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")
+        body = superuser_client.get(url).content.decode()
+        count = model.objects.count()
+        if count:
+            assert f"{count} {meta.verbose_name if count == 1 else meta.verbose_name_plural}" in (
+                body
+            ), url
+    assert (
+        "Hand 1"
+        in superuser_client.get(reverse("admin:club_hand_change", args=[hand.pk])).content.decode()
+    )
+
+
+@pytest.mark.parametrize("model", [ScoreLine, NightTotal])
+def test_derived_rows_cannot_be_added_changed_or_deleted(
+    superuser_client, model, table4, players, secretary
+):
+    ann, bob = players[:2]
+    record_hand(table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), secretary)
+    row = model.objects.first()
+    name = model._meta.model_name
+    assert superuser_client.get(reverse(f"admin:club_{name}_add")).status_code == 403
+    response = superuser_client.post(
+        reverse(f"admin:club_{name}_delete", args=[row.pk]), {"post": "yes"}
+    )
+    assert response.status_code == 403
+    assert model.objects.filter(pk=row.pk).exists()
