@@ -39,4 +39,11 @@ class RuleSet(models.Model):
 
     @property
     def is_used(self) -> bool:
-        return self.hands.exists()
+        """Hands were scored under it: as the rules they keep, or as the ladder of a season
+        (ScoreLine.points) that has scored hands."""
+        from club.models.hands import ScoreLine
+
+        return (
+            self.hands.exists()
+            or ScoreLine.objects.filter(season__standings_rule_set=self).exists()
+        )

@@ -29,7 +29,7 @@ from club.forms.setup import (
     RuleSetPresetForm,
     SeasonForm,
 )
-from club.models import Club, Hand, Role, Season
+from club.models import Club, Hand, Role, ScoreLine, Season
 from club.services import setup as services
 
 ROLE_ORDER = [Role.SECRETARY, Role.SCORER, Role.VIEWER]
@@ -174,7 +174,8 @@ def season_edit(request: HttpRequest, slug: str, season_id: int) -> HttpResponse
 def rule_set_list(request: HttpRequest, slug: str) -> HttpResponse:
     club = access.get_club(request, slug, access.MANAGE)
     rule_sets = club.rule_sets.annotate(
-        used=Exists(Hand.objects.filter(rule_set=OuterRef("pk"))),
+        used=Exists(Hand.objects.filter(rule_set=OuterRef("pk")))
+        | Exists(ScoreLine.objects.filter(season__standings_rule_set=OuterRef("pk"))),
         season_count=Count("seasons"),
     ).order_by(Lower("name"))
     return render(request, "club/setup/rule_sets.html", {"club": club, "rule_sets": rule_sets})

@@ -102,3 +102,52 @@ def test_every_url_with_another_clubs_ids_is_a_404_and_writes_nothing(
             assert response.status_code in (404, 405), (name, wrong, response.status_code)
             assert b"Red Lion" not in response.content and b"Crown" not in response.content
             assert _everything() == before, (name, wrong)
+
+
+# -- a ladder rule set with scored points is frozen like one with scored hands -------------------
+
+
+def _rule_set_post(rules, name: str, **changes: Any) -> dict[str, Any]:
+    """The custom rule-set form filled in with these rules' figures."""
+    data: dict[str, Any] = {
+        "name": name,
+        "payment": rules.payment.value,
+        "revoke_tricks": rules.revoke_tricks,
+        "all_passed": rules.all_passed.value,
+        "general_misere_stake": rules.general_misere_stake,
+        "sit_out": rules.sit_out.value,
+    }
+    for contract, stake in rules.stakes.items():
+        for part in ("base", "over", "under"):
+            data[f"stake_{contract.value}_{part}"] = getattr(stake, part)
+    return data | changes
+
+
+def test_a_ladder_rule_set_with_scored_points_cannot_be_changed_in_place(
+    client, secretary, season, table4, players
+):
+    """The season's ladder scores every hand again under its ladder rule set (ScoreLine.points):
+    changing that rule set in place would leave the standings' points scored under rules that no
+    longer exist (DESIGN.md 4: a rule set that has scored hands is never changed in place)."""
+    from club.models import NightTotal, RuleSet
+
+    ladder = rule_set_from_preset(season.club, "anna-cubed", "Ladder points")
+    season.standings_rule_set = ladder
+    season.standings_method = "points"
+    season.save()
+    ann, bob = players[:2]
+    record_hand(table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=6), secretary)
+    assert NightTotal.objects.get(player=bob).points == 1
+    data_before = dict(ladder.data)
+
+    client.force_login(secretary)
+    url = reverse("rule_set_edit", args=["crown", ladder.pk])
+    response = client.post(url, _rule_set_post(ladder.rules, "Ladder points", stake_solo_base=2))
+    assert response.status_code == 302
+    ladder.refresh_from_db()
+    assert ladder.data == data_before  # refused: the points stay those of the rules shown
+    assert ladder.is_used
+    page = client.get(reverse("rule_set_list", args=["crown"])).content.decode()
+    row = page[page.rindex("Ladder points") :]  # its row (the message above names it too)
+    assert row.index("In use: frozen") < row.index("</tr>")
+    assert RuleSet.objects.get(pk=ladder.pk).rules.stake("solo").base == 1
