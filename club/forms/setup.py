@@ -24,6 +24,11 @@ DEFAULT_TRUMP_ROTATION = (
     scoring.Trump.NO_TRUMPS,
 )
 
+# The most a stake (base, per over- or under-trick, general misère) may be, in the club's unit: a
+# hand's amounts are stored as 32-bit integers (PostgreSQL), and a night's totals add them up.
+MAX_STAKE = 100_000
+MAX_STAKE_MESSAGE = f"A stake can be at most {MAX_STAKE:,} (in the club's smallest unit)."
+
 DECIMALS_CHOICES = [
     (100, "2 decimal places (pence, cents)"),
     (1, "None: whole units"),
@@ -241,6 +246,8 @@ class RuleSetForm(RuleSetNameMixin, forms.Form):
     )
     general_misere_stake = forms.IntegerField(
         label="General misère stake",
+        max_value=MAX_STAKE,
+        error_messages={"max_value": MAX_STAKE_MESSAGE},
         widget=forms.NumberInput(attrs={"min": 0}),
         help_text="Paid to each other player by the taker of the last trick.",
     )
@@ -281,6 +288,8 @@ class RuleSetForm(RuleSetNameMixin, forms.Form):
                 self.fields[stake_field(contract, part)] = forms.IntegerField(
                     label=label,
                     required=part == "base",
+                    max_value=MAX_STAKE,
+                    error_messages={"max_value": MAX_STAKE_MESSAGE},
                     widget=forms.NumberInput(
                         attrs={"min": 0, "class": "stake", "aria-label": label}
                         | ({} if extra or part == "base" else {"disabled": True})

@@ -151,3 +151,30 @@ def test_a_ladder_rule_set_with_scored_points_cannot_be_changed_in_place(
     row = page[page.rindex("Ladder points") :]  # its row (the message above names it too)
     assert row.index("In use: frozen") < row.index("</tr>")
     assert RuleSet.objects.get(pk=ladder.pk).rules.stake("solo").base == 1
+
+
+# -- stakes too big for the database --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("field", ["stake_solo_base", "stake_solo_over", "general_misere_stake"])
+def test_a_stake_too_big_to_store_is_a_form_error_not_a_crash_later(
+    client, secretary, season, table4, players, field
+):
+    """A score line's amount is a 32-bit integer on PostgreSQL: a rule set with stakes of a
+    million million pence was accepted, then every hand scored under it failed with a database
+    error (500). The form refuses such stakes with a message."""
+    import scoring
+    from club.models import RuleSet
+
+    client.force_login(secretary)
+    rules = scoring.preset("hoyle")
+    huge = 10**12
+    changes = {field: huge}
+    if field == "stake_solo_base":  # every higher call must be worth at least as much
+        changes |= {f"stake_{c.value}_base": huge for c in scoring.Contract}
+    data = _rule_set_post(rules, "Huge", **changes)
+    response = client.post(reverse("rule_set_custom", args=["crown"]), data)
+    assert response.status_code == 200
+    assert field in response.context["form"].errors
+    assert "A stake can be at most 100,000" in response.content.decode()
+    assert not RuleSet.objects.filter(name="Huge").exists()
