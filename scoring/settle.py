@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-# Up to this many players with a non-zero net, the answer is exactly minimal (a search over the
-# 2^n subsets); beyond it a greedy pass needs at most n - 1 payments.
-EXACT_LIMIT = 15
+# Up to this many players with a non-zero net (after the pairs whose nets cancel, which are always
+# settled pairwise), the answer is exactly minimal (a search over the 2^n subsets, about 0.2 s at
+# 18); beyond it a greedy pass needs at most n - 1 payments.
+EXACT_LIMIT = 18
 
 Payment = tuple[str, str, int]  # (payer, payee, amount)
 
@@ -24,11 +25,31 @@ def settle_up(nets: Mapping[str, int]) -> list[Payment]:
     if total != 0:
         raise ValueError(f"The nets do not balance: they sum to {total}, not 0")
     live = sorted((p, n) for p, n in nets.items() if n != 0)
-    groups = _zero_sum_groups(live) if len(live) <= EXACT_LIMIT else [live]
+    pairs, rest = _cancelling_pairs(live)
+    groups = pairs + (_zero_sum_groups(rest) if len(rest) <= EXACT_LIMIT else [rest])
     payments: list[Payment] = []
     for group in groups:
         payments.extend(_settle_group(group))
     return sorted(payments)
+
+
+def _cancelling_pairs(
+    live: list[tuple[str, int]],
+) -> tuple[list[list[tuple[str, int]]], list[tuple[str, int]]]:
+    """Pair off players whose nets cancel (x and -x), in name order; returns the pairs and the rest.
+
+    Some fewest-payments settlement always has such a pair as a group of its own: in a zero-sum
+    group holding both, the others would sum to zero and make a group by themselves; across two
+    groups, the pair and the rest of the two groups make as many groups again."""
+    waiting: dict[int, list[tuple[str, int]]] = {}
+    pairs: list[list[tuple[str, int]]] = []
+    for player in live:
+        partners = waiting.get(-player[1])
+        if partners:
+            pairs.append([partners.pop(0), player])
+        else:
+            waiting.setdefault(player[1], []).append(player)
+    return pairs, sorted(p for left in waiting.values() for p in left)
 
 
 def _zero_sum_groups(live: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
