@@ -84,20 +84,51 @@ class TableAdmin(admin.ModelAdmin):
 
 
 class ScoreLineInline(admin.TabularInline):
+    """The hand's score lines, shown only: they come from the scoring core (see DerivedAdmin)."""
+
     model = ScoreLine
     extra = 0
-    readonly_fields = ["player", "amount", "night", "season"]
+    fields = ["player", "amount", "points", "declared", "made", "mate"]
+    readonly_fields = fields
     can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Hand)
 class HandAdmin(admin.ModelAdmin):
-    """Read-mostly: corrections go through the table page, which rescores and audits them."""
+    """Read-mostly: corrections go through the table page, which rescores and audits them. What
+    the score follows from is read-only here (changing it would not score the hand again), and a
+    hand is never added here (it would have no score lines)."""
 
     list_display = ["__str__", "table", "declarer", "tricks", "made"]
     list_filter = ["contract", "made"]
     inlines = [ScoreLineInline]
-    readonly_fields = ["made", "over_tricks", "under_tricks", "version"]
+    readonly_fields = [
+        "table",
+        "number",
+        "rule_set",
+        "dealer",
+        "sitting_out",
+        "contract",
+        "declarer",
+        "partner",
+        "trump",
+        "tricks",
+        "revoke_by",
+        "last_trick_by",
+        "made",
+        "over_tricks",
+        "under_tricks",
+        "version",
+    ]
+
+    def has_add_permission(self, request) -> bool:
+        return False
 
 
 class DerivedAdmin(admin.ModelAdmin):

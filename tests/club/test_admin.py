@@ -58,3 +58,47 @@ def test_derived_rows_cannot_be_added_changed_or_deleted(
     )
     assert response.status_code == 403
     assert model.objects.filter(pk=row.pk).exists()
+
+
+def _change_form_data(response) -> dict:
+    """What the admin's change page posts back unchanged: its form's and inlines' values."""
+    data: dict = {}
+    form = response.context["adminform"].form
+    for name in form.fields:
+        value = form[name].value()
+        data[name] = "" if value is None else value
+    for inline in response.context["inline_admin_formsets"]:
+        formset = inline.formset
+        for name in formset.management_form.fields:
+            data[f"{formset.prefix}-{name}"] = formset.management_form[name].value()
+        for i, line in enumerate(formset.forms):
+            for name in line.fields:
+                value = line[name].value()
+                data[f"{formset.prefix}-{i}-{name}"] = "" if value is None else value
+    return data
+
+
+def test_a_hands_admin_page_cannot_change_its_score_or_its_score_lines(
+    superuser_client, table4, players, secretary
+):
+    """The hand's page in the admin let a superuser change the tricks (or contract, declarer...)
+    without scoring the hand again, and edit or add its score lines in the inline: the amounts
+    then no longer followed from the hand, and the night totals took the edited points. The
+    fields the score follows from, and the score lines, are read-only there."""
+    ann, bob = players[:2]
+    hand = record_hand(
+        table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), secretary
+    )
+    lines = sorted(ScoreLine.objects.values_list("player_id", "amount", "points"))
+    url = reverse("admin:club_hand_change", args=[hand.pk])
+    data = _change_form_data(superuser_client.get(url))
+    data |= {"tricks": 9, "contract": "abundance", "declarer": ann.pk, "notes": "Checked"}
+    data |= {key: 999 for key in data if key.endswith("-points")}
+    response = superuser_client.post(url, data)
+    assert response.status_code == 302
+    hand.refresh_from_db()
+    assert (hand.contract, hand.declarer_id, hand.tricks) == ("solo", bob.pk, 5)
+    assert hand.notes == "Checked"  # a note may still be added
+    assert sorted(ScoreLine.objects.values_list("player_id", "amount", "points")) == lines
+    assert sorted(NightTotal.objects.values_list("player_id", "net", "points")) == lines
+    assert superuser_client.get(reverse("admin:club_hand_add")).status_code == 403
