@@ -48,19 +48,42 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(RuleSet)
 class RuleSetAdmin(admin.ModelAdmin):
+    """A rule set that has scored hands keeps its stakes (DESIGN.md section 4): copy it instead."""
+
     list_display = ["name", "club", "preset", "created_at"]
     list_filter = ["club"]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and obj.is_used:
+            return ["club", "preset", "data"]
+        return []
 
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
+    """Once a season has scored hands its rule sets change only through set-up, which re-scores
+    the ladder and records it."""
+
     list_display = ["name", "club", "start", "end", "rule_set", "standings_method"]
     list_filter = ["club"]
 
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and obj.score_lines.exists():
+            return ["club", "rule_set", "standings_rule_set"]
+        return []
+
 
 class SeatInline(admin.TabularInline):
+    """Seats are fixed once a table has hands (the hands name who sat where)."""
+
     model = Seat
     extra = 0
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return obj is None or not obj.hands.exists()
+
+    has_add_permission = has_change_permission  # type: ignore[assignment]
+    has_delete_permission = has_change_permission  # type: ignore[assignment]
 
 
 class TableInline(admin.TabularInline):
@@ -161,6 +184,11 @@ class NightTotalAdmin(DerivedAdmin):
 class SeatAdmin(admin.ModelAdmin):
     list_display = ["table", "position", "player"]
     list_filter = ["table__night__season__club"]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return obj is None or not obj.table.hands.exists()
+
+    has_delete_permission = has_change_permission  # type: ignore[assignment]
 
 
 @admin.register(Entry)

@@ -102,3 +102,36 @@ def test_a_hands_admin_page_cannot_change_its_score_or_its_score_lines(
     assert sorted(ScoreLine.objects.values_list("player_id", "amount", "points")) == lines
     assert sorted(NightTotal.objects.values_list("player_id", "net", "points")) == lines
     assert superuser_client.get(reverse("admin:club_hand_add")).status_code == 403
+
+
+def test_what_scored_hands_depend_on_is_fixed_in_the_admin(
+    superuser_client, table4, players, secretary, hoyle, season
+):
+    from club.models import Seat
+
+    ann, bob = players[:2]
+    record_hand(table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), secretary)
+
+    page = superuser_client.get(reverse("admin:club_ruleset_change", args=[hoyle.pk]))
+    assert 'name="data"' not in page.content.decode()  # shown, not editable
+    before = dict(hoyle.data)
+    superuser_client.post(
+        reverse("admin:club_ruleset_change", args=[hoyle.pk]),
+        {"name": hoyle.name, "data": '{"name": "x"}'},
+    )
+    hoyle.refresh_from_db()
+    assert hoyle.data == before
+
+    page = superuser_client.get(reverse("admin:club_season_change", args=[season.pk]))
+    body = page.content.decode()
+    assert 'name="rule_set"' not in body and 'name="standings_rule_set"' not in body
+
+    seat = Seat.objects.filter(table=table4).first()
+    change = reverse("admin:club_seat_change", args=[seat.pk])
+    superuser_client.post(
+        change, {"table": table4.pk, "position": seat.position, "player": players[8].pk}
+    )
+    seat.refresh_from_db()
+    assert seat.player != players[8]
+    delete = reverse("admin:club_seat_delete", args=[seat.pk])
+    assert superuser_client.post(delete, {"post": "yes"}).status_code == 403
