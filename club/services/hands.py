@@ -247,9 +247,21 @@ def record_hand(
     """Append a hand to the table. `expected_number` is the number the form showed: if someone
     else saved that hand meanwhile, refuse rather than record the same hand twice."""
     with transaction.atomic():
-        # Lock the table row so that two scorers saving at once take turns.
-        locked = Table.objects.select_for_update().select_related("night").get(pk=table.pk)
+        # Lock the table row so that two scorers saving at once take turns, and the season's, so
+        # that a new ladder rule set (services.setup.change_ladder) is either rescored with this
+        # hand or read fresh here, never missed.
+        locked = (
+            Table.objects.select_for_update()
+            .select_related(
+                "night",
+                "night__season",
+                "night__season__rule_set",
+                "night__season__standings_rule_set",
+            )
+            .get(pk=table.pk)
+        )
         _check_open(locked.night)
+        table.night.season = locked.night.season
         rule_set = table.night.season.rule_set
         scored = score_entry(table, entry, rule_set.rules)
         last = locked.hands.order_by("-number").values_list("number", flat=True).first()

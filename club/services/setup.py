@@ -378,8 +378,14 @@ def change_ladder(form: forms.ModelForm, user: AbstractBaseUser) -> int:
     from club.services.ladder import rescore_ladder
 
     season: Season = form.instance
-    before = Season.objects.select_related("standings_rule_set").get(pk=season.pk)
     with transaction.atomic():
+        # Hands being saved lock the season's row too: they finish before the rescore starts, and
+        # those that start after it read the new ladder (services.hands.record_hand).
+        before = (
+            Season.objects.select_for_update()
+            .select_related("standings_rule_set")
+            .get(pk=season.pk)
+        )
         saved = form.save()
         changed = rescore_ladder(saved)
         AuditEvent.objects.create(

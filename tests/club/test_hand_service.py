@@ -132,3 +132,29 @@ def test_invalid_hand_writes_nothing(table4, players, secretary):
             table4, HandEntry(dealer=ann, contract="prop_cop", declarer=bob, tricks=8), secretary
         )
     assert not Hand.objects.exists() and not AuditEvent.objects.exists()
+
+
+def test_a_hand_saved_after_the_ladder_changes_scores_under_the_new_ladder(
+    table4, players, secretary, season, club
+):
+    """The table object a scorer's page loaded still names the season's old ladder; the save
+    reads the season again under its lock, so the new ladder scores the hand."""
+    from club.models import RuleSet, Season
+
+    ann, bob = players[:2]
+    stale_table = table4.__class__.objects.select_related(
+        "night", "night__season", "night__season__rule_set"
+    ).get(pk=table4.pk)
+    assert stale_table.night.season.standings_rule_set is None
+    anna = RuleSet.objects.create(
+        club=club, name="Anna", data=scoring.preset("anna-cubed").to_dict()
+    )
+    Season.objects.filter(pk=season.pk).update(standings_rule_set=anna)
+    hand = record_hand(
+        stale_table,
+        HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5),
+        secretary,
+    )
+    points = {line.player.name: line.points for line in hand.score_lines.select_related("player")}
+    assert points == {"Ann": 0, "Bob": 1, "Cat": 0, "Dan": 0}  # winner-only, not Hoyle's 18
+    assert amounts(hand)["Bob"] == 18
