@@ -251,7 +251,7 @@ def record_hand(
         # that a new ladder rule set (services.setup.change_ladder) is either rescored with this
         # hand or read fresh here, never missed.
         locked = (
-            Table.objects.select_for_update()
+            Table.objects.select_for_update(of=("self", "night__season"))
             .select_related(
                 "night",
                 "night__season",

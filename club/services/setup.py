@@ -382,7 +382,7 @@ def change_ladder(form: forms.ModelForm, user: AbstractBaseUser) -> int:
         # Hands being saved lock the season's row too: they finish before the rescore starts, and
         # those that start after it read the new ladder (services.hands.record_hand).
         before = (
-            Season.objects.select_for_update()
+            Season.objects.select_for_update(of=("self",))
             .select_related("standings_rule_set")
             .get(pk=season.pk)
         )
