@@ -117,8 +117,8 @@ def seed(
                  for i, n in enumerate(names)]  # fmt: skip
         roster = Player.objects.bulk_create(Player(club=club, name=n) for n in names)
         rule_set = rule_set_from_preset(club, preset)
-        ladder = rule_set_from_preset(club, "anna-cubed", "Anna Cubed points (ladder)")
-        del ladder
+        # Offered in set-up for trying a points ladder on the same hands.
+        rule_set_from_preset(club, "anna-cubed", "Anna Cubed points (ladder)")
         rules = rule_set.rules
         per_night = max(1, round(len(roster) * 0.85 / 4)) * hands_per_table
         night_count = max(1, -(-hands // per_night))
@@ -136,7 +136,7 @@ def seed(
                 break
             date = first + dt.timedelta(weeks=week)
             n_hands, n_lines = _seed_night(
-                rng, season, date, roster, rules, hands_per_table, hands - written, week
+                rng, season, date, roster, rules, hands_per_table, hands - written
             )
             written += n_hands
             lines += n_lines
@@ -153,7 +153,6 @@ def _seed_night(
     rules: scoring.RuleSet,
     hands_per_table: int,
     budget: int,
-    week: int,
 ) -> tuple[int, int]:
     night = Night.objects.create(season=season, date=date)
     hands: list[Hand] = []
@@ -172,7 +171,6 @@ def _seed_night(
     for hand in hands:
         lines.extend(score_lines_for(hand, hand._scored))  # type: ignore[attr-defined]
     ScoreLine.objects.bulk_create(lines, batch_size=5000)
-    del week
     return len(hands), len(lines)
 
 
