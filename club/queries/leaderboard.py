@@ -124,11 +124,6 @@ class Board:
         per = self.tournament.hands_per_round
         return sum(1 for t in self.current_tables if t.complete(per))
 
-    def round_complete(self, round_number: int) -> bool:
-        per = self.tournament.hands_per_round
-        tables = self.round_tables(round_number)
-        return bool(tables) and all(t.complete(per) for t in tables)
-
     @property
     def uses_points(self) -> bool:
         return self.method is Method.TABLE_RANK

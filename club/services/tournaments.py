@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -170,10 +170,6 @@ def _audit(
         before=before,
         after=after,
     )
-
-
-def _names(player_ids: Iterable[int]) -> dict[int, str]:
-    return dict(Player.objects.filter(pk__in=list(player_ids)).values_list("pk", "name"))
 
 
 def create_tournament(
