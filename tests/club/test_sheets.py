@@ -398,7 +398,10 @@ def sheet_urls(night) -> list[str]:
 def test_members_of_every_role_may_download(client, secretary, scorer, viewer, played, which):
     for user in (secretary, scorer, viewer):
         client.force_login(user)
-        assert client.get(sheet_urls(played)[which]).status_code == 200
+        response = client.get(sheet_urls(played)[which])
+        assert response.status_code == 200
+        assert response["Content-Type"] == "application/pdf"
+        assert response.content.startswith(b"%PDF")
 
 
 @pytest.mark.parametrize("which", [0, 1])

@@ -258,8 +258,12 @@ DIRECTOR_POSTS = [
 def test_secretaries_and_scorers_direct(client, request, running, who, allowed):
     client.force_login(request.getfixturevalue(who))
     for name in ("tournament_round_close", "tournament_entries", "tournament_settings"):
-        assert client.get(url(name, running)).status_code == 200
-    assert client.get(reverse("tournament_create", args=[running.club.slug])).status_code == 200
+        response = client.get(url(name, running))
+        assert response.status_code == 200 and "csrfmiddlewaretoken" in response.content.decode(), (
+            name
+        )
+    response = client.get(reverse("tournament_create", args=[running.club.slug]))
+    assert response.status_code == 200 and "csrfmiddlewaretoken" in response.content.decode()
 
 
 def test_a_viewer_reads_but_cannot_direct(client, running, viewer, ten):
