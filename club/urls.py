@@ -1,7 +1,17 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from club.views import clubs, hands, nights, players, setup, sheets, standings, tournaments
+from club.views import (
+    clubs,
+    hands,
+    interchange,
+    nights,
+    players,
+    setup,
+    sheets,
+    standings,
+    tournaments,
+)
 
 # Everything about one club lives under /c/<slug>/, and every view checks the user's role there.
 club_patterns = (
@@ -13,11 +23,13 @@ club_patterns = (
     + players.urlpatterns
     + sheets.urlpatterns  # printable sheets (PDF), club/views/sheets.py
     + tournaments.urlpatterns
+    + interchange.urlpatterns  # the club data file, club/views/interchange.py
 )
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", clubs.home, name="home"),
+    *interchange.schema_urlpatterns,
     path("c/<slug:slug>/", include(club_patterns)),
 ]
