@@ -46,7 +46,6 @@ from club.models import (
     ScoreLine,
     Season,
     Seat,
-    StandingsMethod,
     Table,
 )
 from club.models.tournaments import Entry, Tournament
@@ -331,7 +330,6 @@ class _Writer:
                 end=data.end,
                 rule_set=rule_sets[data.rule_set],
                 standings_rule_set=ladder_rules,
-                standings_method=StandingsMethod.POINTS if ladder_rules else StandingsMethod.NET,
             )
             self.summary.seasons_added.append(data.name)
         return found

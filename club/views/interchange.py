@@ -44,7 +44,9 @@ def night_export(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
     text = export_text(club, nights=Night.objects.filter(pk=night.pk))
     suffix = f"-{night.title}" if night.title else ""
     filename = f"{club.slug}-{night.date.isoformat()}{suffix}.json"
-    return _download(text, "".join(c if c.isalnum() or c in "-_." else "-" for c in filename), "application/json")
+    return _download(
+        text, "".join(c if c.isalnum() or c in "-_." else "-" for c in filename), "application/json"
+    )
 
 
 @login_if_hidden
@@ -84,9 +86,7 @@ def club_import(request: HttpRequest, slug: str) -> HttpResponse:
         _, summary = import_document(doc, into=club, user=request.user, dry_run=True)
     except document.ImportRefused as refused:
         return _page(request, club, form=form, problems=refused.problems, filename=name)
-    token = staging.stage(
-        raw, club_id=club.pk, user_id=request.user.pk, kind=form.kind, name=name
-    )
+    token = staging.stage(raw, club_id=club.pk, user_id=request.user.pk, kind=form.kind, name=name)
     return _page(
         request,
         club,
