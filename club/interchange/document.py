@@ -129,6 +129,7 @@ class TableData:
     hands: list[HandData] = field(default_factory=list)
     where: str = ""
     label: str = ""  # where, without the paper sheet's row
+    numbers: set[int] = field(default_factory=set)  # hand numbers read so far
 
 
 @dataclass
@@ -228,6 +229,9 @@ class _Reader:
         self.rows = rows
         self.problems: list[Problem] = []
         self.names: dict[str, str] = dict(existing.players)
+        # Every rule set the file names, valid or not: a season under a refused one is not
+        # reported again.
+        self.rule_set_names: set[str] = set()
 
     def problem(self, where: str, message: str) -> None:
         self.problems.append(Problem(where, message))
@@ -391,6 +395,7 @@ class _Reader:
                 self.problem(where, "is listed twice")
                 continue
             seen.add(name)
+            self.rule_set_names.add(name)
             parsed = self.rules(data, where, name)
             if name and parsed is not None:
                 rule_sets.append(RuleSetData(name, parsed[0], parsed[1], where))
@@ -439,7 +444,7 @@ class _Reader:
 
     def seasons(self, values: list[Any], rule_sets: set[str]) -> dict[str, SeasonData]:
         seasons: dict[str, SeasonData] = {}
-        known_rules = rule_sets | set(self.existing.rule_sets)
+        known_rules = rule_sets | self.rule_set_names | set(self.existing.rule_sets)
         for i, value in enumerate(values, start=1):
             where = f"season {i}"
             data = self.obj(value, where, SEASON_KEYS, ("name", "start", "end", "rule_set"))
@@ -596,10 +601,14 @@ class _Reader:
         number = self.integer(data, "number", where, low=1, high=32767)
         if number is not None:
             where = self.at_row(f"{table.label}, hand {number}", index)
-        if number is not None and number != expected:
-            earlier = [h.number for h in table.hands]
-            why = "repeated" if number in earlier else "out of order"
-            self.problem(where, f"hand number {number} is {why}: hand {expected} comes here")
+        if number is not None:
+            if number in table.numbers:
+                self.problem(where, f"hand number {number} is repeated: hand {expected} comes here")
+            elif number != expected:
+                self.problem(
+                    where, f"hand number {number} is out of order: hand {expected} comes here"
+                )
+            table.numbers.add(number)
         seats = table.seats
         dealer = self.name(data, "dealer", where, seats)
         if dealer is None and data.get("dealer") is None:
