@@ -76,6 +76,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--sizes", default="10k,100k,1m", help="comma-separated: 10k,100k,1m")
         parser.add_argument("--runs", type=int, default=15, help="timed runs per figure")
+        parser.add_argument(
+            "--interchange",
+            action="store_true",
+            help="instead: export and import of the club data file (club/interchange/bench.py)",
+        )
 
     def handle(self, *args: object, **options: object) -> None:
         sizes = [s.strip().lower() for s in str(options["sizes"]).split(",") if s.strip()]
@@ -84,6 +89,15 @@ class Command(BaseCommand):
             raise CommandError(f"Unknown size {unknown[0]!r}: choose from {', '.join(SIZES)}")
         runs = int(options["runs"])  # type: ignore[arg-type]
         vendor = connection.vendor
+        if options["interchange"]:
+            from club.interchange.bench import bench_interchange, report
+
+            self.stdout.write(f"Database: {vendor} ({connection.settings_dict['NAME']})")
+            for size in sizes if options["sizes"] != "10k,100k,1m" else ["100k"]:
+                club = self._seed(size)
+                for line in report(club, bench_interchange(club)):
+                    self.stdout.write(line)
+            return
         self.stdout.write(f"Database: {vendor} ({connection.settings_dict['NAME']})")
         header = (
             f"{'size':>6} {'lines':>9} {'page':<10} {'page ms':>8} {'sql ms':>7} {'ratio':>6} "
