@@ -15,12 +15,12 @@ rolls back too, so it shows exactly what the import would do.
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
+from django.db.models.expressions import DatabaseDefault
 from django.utils import timezone
 
 import scoring
@@ -100,7 +100,14 @@ def insert_rows(model: type[Any], objects: list[Any], now: dt.datetime) -> None:
     if not objects:
         return
     meta = model._meta
-    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    first = objects[0]
+    fields = [
+        f
+        for f in meta.concrete_fields
+        if not f.primary_key
+        # A field the database fills (db_default) is left to it, as bulk_create does.
+        and not isinstance(getattr(first, f.attname, None), DatabaseDefault)
+    ]
     quote = connection.ops.quote_name
     columns = ", ".join(quote(f.column) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
@@ -404,7 +411,7 @@ class _Writer:
         insert_rows(ScoreLine, lines, self.now)
         if data.is_tournament:
             self.tournament(club, night, data, tables, seated)
-        self.summary.nights.append(data.where)
+        self.summary.nights.append(data.label)
         self.summary.tables += len(tables)
         self.summary.hands += len(hands)
         self.summary.score_lines += len(lines)
@@ -515,14 +522,17 @@ class _Writer:
         )
 
     def audit(self, club: Club, night: Night, data: NightData) -> AuditEvent:
-        hands = defaultdict(int)
+        hands = {}
         for table in data.tables:
-            hands[f"table {table.number}"] = len(table.hands)
+            label = f"table {table.number}"
+            if table.round is not None:
+                label = f"round {table.round}, {label}"
+            hands[label] = len(table.hands)
         return AuditEvent(
             club=club,
             night=night,
             user=self.user,
             action=AuditEvent.Action.CREATE,
             subject=f"{night} imported"[:120],
-            after={"file": self.source, "hands": dict(hands)},
+            after={"file": self.source, "hands": hands},
         )

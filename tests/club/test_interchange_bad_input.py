@@ -383,3 +383,18 @@ def test_the_jsonschema_refuses_what_the_importer_refuses():
             target = target[key]
         target[path[-1]] = value
         assert list(VALIDATOR.iter_errors(bad)), path
+
+
+def test_postgresql_statistics_are_refreshed_after_an_import_not_a_preview():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    if connection.vendor != "postgresql":
+        pytest.skip("ANALYZE is run on PostgreSQL only")
+    with CaptureQueriesContext(connection) as preview:
+        import_document(read(json.dumps(sample())), dry_run=True)
+    assert not [q for q in preview.captured_queries if q["sql"].startswith("ANALYZE")]
+    with CaptureQueriesContext(connection) as queries:
+        import_document(read(json.dumps(sample())))
+    (analyze,) = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("ANALYZE")]
+    assert "club_hand" in analyze and "club_scoreline" in analyze and "club_nighttotal" in analyze
