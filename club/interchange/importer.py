@@ -93,10 +93,10 @@ _CONVERTED = {"DateTimeField", "DateField", "TimeField", "JSONField", "UUIDField
 
 
 def insert_rows(model: type[Any], objects: list[Any], now: dt.datetime) -> None:
-    """INSERT the unsaved model instances with one executemany: what bulk_create writes (every
-    concrete field, defaults as the instances were built with them, auto_now fields set to
-    `now`), without its per-value SQL compilation, which made a 100k-line import take half a
-    minute. Fields other helpers add later are written from their model defaults too."""
+    """INSERT the unsaved model instances: what bulk_create writes (every concrete field, with the
+    defaults the instances were built with, auto_now fields set to `now`), without its per-value
+    SQL compilation, which made a 100k-line import take half a minute. Fields added to the models
+    later are written from their defaults too."""
     if not objects:
         return
     meta = model._meta
@@ -110,24 +110,30 @@ def insert_rows(model: type[Any], objects: list[Any], now: dt.datetime) -> None:
     ]
     quote = connection.ops.quote_name
     columns = ", ".join(quote(f.column) for f in fields)
-    marks = ", ".join(["%s"] * len(fields))
-    sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks})"
+    head = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES "
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
     plan = []
     for f in fields:
         stamped = getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
         plan.append((f, f.attname, stamped, f.get_internal_type() in _CONVERTED))
-    rows = []
+    params: list[Any] = []
     for obj in objects:
-        row = []
         for f, attname, stamped, converted in plan:
             value = now if stamped else getattr(obj, attname)
             if converted:
                 value = f.get_db_prep_save(value, connection)
-            row.append(value)
-        rows.append(row)
+            params.append(value)
+    # Multi-row INSERTs, as many rows as the database takes parameters: on PostgreSQL the night
+    # totals' statement-level trigger then runs once a statement, not once a row.
+    width = len(fields)
+    size = max(1, min(connection.ops.bulk_batch_size(fields, objects), 65535 // width, BATCH))
     with connection.cursor() as cursor:
-        for start in range(0, len(rows), BATCH):
-            cursor.executemany(sql, rows[start : start + BATCH])
+        for start in range(0, len(objects), size):
+            count = min(size, len(objects) - start)
+            cursor.execute(
+                head + ", ".join([one] * count),
+                params[start * width : (start + count) * width],
+            )
 
 
 class _Preview(Exception):
