@@ -1,12 +1,23 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from club.views import clubs, hands, nights, players, setup, sheets, standings, tournaments
+from club.views import (
+    clubs,
+    hands,
+    lockouts,
+    nights,
+    players,
+    setup,
+    sheets,
+    standings,
+    tournaments,
+)
 
 # Everything about one club lives under /c/<slug>/, and every view checks the user's role there.
 club_patterns = (
     clubs.urlpatterns
     + setup.urlpatterns
+    + lockouts.urlpatterns  # a secretary unlocks a locked-out member
     + nights.urlpatterns
     + hands.urlpatterns
     + standings.urlpatterns
