@@ -38,9 +38,7 @@ def _decimal(value: Fraction, places: int) -> Decimal:
     return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
 
 
-def format_average(
-    club: Club, value: Fraction, points: bool = False, exact: bool = False
-) -> str:
+def format_average(club: Club, value: Fraction, points: bool = False, exact: bool = False) -> str:
     """An average per hand as people say it: under one unit of currency in pence or cents
     ("+1.4p", "-0.3¢"); otherwise, and always with `exact` (the CSV), to two places finer than
     the unit: "+£0.0137", "+£1.2500", "+0.42 pts". A sign only when the figure shown is not

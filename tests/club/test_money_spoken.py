@@ -75,7 +75,9 @@ def test_spoken_figure_is_within_half_a_tenth_of_a_penny(value):
     assert text.startswith("-") == (shown < 0)
 
 
-def test_standings_page_says_cents_and_the_csv_keeps_dollars(client, season, night, players, secretary):
+def test_standings_page_says_cents_and_the_csv_keeps_dollars(
+    client, season, night, players, secretary
+):
     club = season.club
     club.currency_symbol = "$"
     club.save()
