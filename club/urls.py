@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from club.views import (
+    audit,
     clubs,
     hands,
     lockouts,
@@ -17,6 +18,7 @@ from club.views import (
 club_patterns = (
     clubs.urlpatterns
     + setup.urlpatterns
+    + audit.urlpatterns  # the club's audit trail, deleted nights included
     + lockouts.urlpatterns  # a secretary unlocks a locked-out member
     + nights.urlpatterns
     + hands.urlpatterns
