@@ -5,6 +5,7 @@ from club.views import (
     audit,
     clubs,
     hands,
+    interchange,
     lockouts,
     nights,
     players,
@@ -26,11 +27,13 @@ club_patterns = (
     + players.urlpatterns
     + sheets.urlpatterns  # printable sheets (PDF), club/views/sheets.py
     + tournaments.urlpatterns
+    + interchange.urlpatterns  # the club data file, club/views/interchange.py
 )
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", clubs.home, name="home"),
+    *interchange.schema_urlpatterns,
     path("c/<slug:slug>/", include(club_patterns)),
 ]
