@@ -33,7 +33,15 @@ def trump_label(trump: scoring.Trump) -> str:
     return f"{trump.symbol} {trump.display_name}"
 
 
-TRUMP_CHOICES = [("", "—"), *((t.value, trump_label(t)) for t in scoring.Trump)]
+def trump_choice(trump: scoring.Trump) -> str:
+    """The word first, so that typing "h" in the select picks Hearts (type-ahead reads the label's
+    first letters; a suit symbol there made it unusable from the keyboard)."""
+    if trump is scoring.Trump.NO_TRUMPS:
+        return trump.display_name
+    return f"{trump.display_name} {trump.symbol}"
+
+
+TRUMP_CHOICES = [("", "—"), *((t.value, trump_choice(t)) for t in scoring.Trump)]
 ALL_PASSED_LABELS = {
     scoring.AllPassed.REDEAL: "All passed: redeal",
     scoring.AllPassed.GOULASH: "All passed: goulash",
@@ -185,6 +193,7 @@ class HandForm(forms.Form):
                 self.fields[name].required = False
         if rotation_trump and "trump" not in self.initial:
             self.fields["trump"].initial = rotation_trump
+        self._trump_tab_order()
         self.order_fields(self.field_order)
 
     # --- what the page shows -------------------------------------------------------------------
@@ -220,6 +229,19 @@ class HandForm(forms.Form):
             "revoke_by": [NO_CONTRACT, *playing],
             "last_trick_by": [scoring.ALL_PASSED],
         }
+
+    def _trump_tab_order(self) -> None:
+        """Trumps are in the tab order only for the contracts whose declarer names them (an
+        abundance): for the others the suit is the turned one or none, so Tab goes from the
+        contract straight to the declarer. static/js/sheet.js keeps this up as the contract
+        changes, from `data-named-for`."""
+        named = [
+            c.value for c in self.contracts if self._trump_kind(c) is scoring.TrumpKind.DECLARER
+        ]
+        attrs = self.fields["trump"].widget.attrs
+        attrs["data-named-for"] = " ".join(named)
+        if self.current_contract() not in named:
+            attrs["tabindex"] = "-1"
 
     def current_contract(self) -> str:
         if self.is_bound:
