@@ -1,7 +1,17 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from club.views import clubs, hands, nights, players, setup, sheets, standings, tournaments
+from club.views import (
+    clubs,
+    hands,
+    nights,
+    offline,
+    players,
+    setup,
+    sheets,
+    standings,
+    tournaments,
+)
 
 # Everything about one club lives under /c/<slug>/, and every view checks the user's role there.
 club_patterns = (
@@ -19,5 +29,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", clubs.home, name="home"),
+    *offline.urlpatterns,  # /sw.js: the service worker must sit at the root to cover every page
     path("c/<slug:slug>/", include(club_patterns)),
 ]
