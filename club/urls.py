@@ -8,6 +8,7 @@ from club.views import (
     interchange,
     lockouts,
     nights,
+    offline,
     players,
     setup,
     sheets,
@@ -35,5 +36,6 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", clubs.home, name="home"),
     *interchange.schema_urlpatterns,
+    *offline.urlpatterns,  # /sw.js: the service worker must sit at the root to cover every page
     path("c/<slug:slug>/", include(club_patterns)),
 ]
