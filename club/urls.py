@@ -2,10 +2,13 @@ from django.contrib import admin
 from django.urls import include, path
 
 from club.views import (
+    audit,
     clubs,
     hands,
     interchange,
+    lockouts,
     nights,
+    offline,
     players,
     setup,
     sheets,
@@ -17,6 +20,8 @@ from club.views import (
 club_patterns = (
     clubs.urlpatterns
     + setup.urlpatterns
+    + audit.urlpatterns  # the club's audit trail, deleted nights included
+    + lockouts.urlpatterns  # a secretary unlocks a locked-out member
     + nights.urlpatterns
     + hands.urlpatterns
     + standings.urlpatterns
@@ -31,5 +36,6 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", clubs.home, name="home"),
     *interchange.schema_urlpatterns,
+    *offline.urlpatterns,  # /sw.js: the service worker must sit at the root to cover every page
     path("c/<slug:slug>/", include(club_patterns)),
 ]
