@@ -1,7 +1,18 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from club.views import clubs, hands, nights, players, setup, sheets, standings, tournaments
+from club.views import (
+    clubs,
+    hands,
+    live,
+    nights,
+    players,
+    setup,
+    sheets,
+    standings,
+    table_links,
+    tournaments,
+)
 
 # Everything about one club lives under /c/<slug>/, and every view checks the user's role there.
 club_patterns = (
@@ -13,6 +24,8 @@ club_patterns = (
     + players.urlpatterns
     + sheets.urlpatterns  # printable sheets (PDF), club/views/sheets.py
     + tournaments.urlpatterns
+    + table_links.club_urlpatterns  # tables' links and QR codes, club/views/table_links.py
+    + live.urlpatterns  # the live night board, club/views/live.py
 )
 
 urlpatterns = [
@@ -20,4 +33,6 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", clubs.home, name="home"),
     path("c/<slug:slug>/", include(club_patterns)),
+    # A table's link, opened on a phone at the table with no login: /t/<token>/.
+    *table_links.urlpatterns,
 ]

@@ -54,6 +54,7 @@ class ClubSettingsForm(forms.ModelForm):
             "minor_units",
             "points_label",
             "is_public",
+            "confirm_table_hands",
         ]
         labels = {
             "name": "Club name",
@@ -61,12 +62,15 @@ class ClubSettingsForm(forms.ModelForm):
             "currency_symbol": "Currency symbol",
             "points_label": "Points label",
             "is_public": "Public: anyone may read nights, players and standings",
+            "confirm_table_hands": "A second player confirms each hand entered by a table's link",
         }
         help_texts = {
             "unit_kind": "Changing this after hands are scored only changes how amounts are shown.",
             "currency_symbol": "£, $, € ... (for money)",
             "points_label": 'Shown after points, e.g. "pts" (for points)',
             "is_public": "",
+            "confirm_table_hands": "Unconfirmed hands count in the totals, marked as unconfirmed; "
+            "the night cannot be closed until a player or a secretary confirms them.",
         }
         widgets = {"unit_kind": forms.RadioSelect}
 

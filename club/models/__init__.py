@@ -4,6 +4,7 @@ from club.models.hands import Hand, ScoreLine
 from club.models.nights import Night, Seat, Table
 from club.models.rules import RuleSet
 from club.models.seasons import Season, StandingsMethod
+from club.models.table_links import TableLink
 from club.models.totals import NightTotal
 from club.models.tournaments import Entry, Tournament
 
@@ -23,5 +24,6 @@ __all__ = [
     "Seat",
     "StandingsMethod",
     "Table",
+    "TableLink",
     "Tournament",
 ]
