@@ -38,7 +38,13 @@ def live_night(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
         template = "club/nights/live.html"
         if request.htmx and not request.htmx.boosted:
             template += "#board"
-        context = {"club": club, "night": night, "board": board, "poll_seconds": POLL_SECONDS}
+        context = {
+            "club": club,
+            "night": night,
+            "board": board,
+            "tournament": getattr(night, "tournament", None),
+            "poll_seconds": POLL_SECONDS,
+        }
         response = render(request, template, context)
     response["ETag"] = etag
     # Always ask again: the board is live, never served stale from a cache.

@@ -63,7 +63,7 @@ def _route(request: HttpRequest, link: TableLink, token: str) -> TableRoute:
     return TableRoute(club, table, True, None, via=via, token=token, page=LINK_PAGE)
 
 
-def _too_many(request: HttpRequest, retry_after: int) -> HttpResponse:
+def _too_many(request: HttpRequest, route: TableRoute, retry_after: int) -> HttpResponse:
     message = (
         f"Too many changes from this table's link in the last minute: nothing was saved. "
         f"Wait {retry_after} seconds, check the sheet, then save again."
@@ -71,9 +71,8 @@ def _too_many(request: HttpRequest, retry_after: int) -> HttpResponse:
     if request.htmx:
         response = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
     else:
-        response = render(
-            request, "club/table_links/too_many.html", {"message": message}, status=429
-        )
+        context = {"message": message, "route": route, "table_link": route.via.link}
+        response = render(request, "club/table_links/too_many.html", context, status=429)
     response["Retry-After"] = str(retry_after)
     return response
 
@@ -90,11 +89,12 @@ def by_link(view: Callable[..., HttpResponse]) -> LinkView:
         link = link_service.find(token)
         if link is None:
             return _not_found(request)
+        route = _route(request, link, token)
         if request.method == "POST" and getattr(view, "counts_as_write", True):
             verdict = ratelimit.hit(f"table-link:{link.token_hash}", WRITE_LIMIT, WRITE_WINDOW)
             if not verdict.allowed:
-                return _too_many(request, verdict.retry_after)
-        return view(request, _route(request, link, token), *args, **kwargs)
+                return _too_many(request, route, verdict.retry_after)
+        return view(request, route, *args, **kwargs)
 
     return wrapper
 

@@ -631,3 +631,86 @@ def test_no_qr_code_for_a_viewer_or_a_closed_night(who, client, secretary, viewe
     assert response.status_code == 200
     assert decode_pdf_qr_codes(response.content, tmp_path) == []
     assert not TableLink.objects.exists()
+
+
+def test_a_tournament_rounds_table_cards_carry_its_tables_qr_codes(
+    client, season, club, secretary, tmp_path
+):
+    from tournament_kit import field, make_tournament
+
+    from club.services import tournaments as tournament_service
+
+    t = make_tournament(season, field(club, 8), rounds=2, hands=2, name="Winter Cup")
+    tournament_service.start(t)
+    client.force_login(secretary)
+    response = client.get(reverse("tournament_cards_pdf", args=["crown", t.pk]) + "?round=1")
+    assert response.status_code == 200
+    tables = list(t.night.tables.filter(round_number=1).order_by("number"))
+    links = link_service.night_links(t.night, secretary)
+    expected = [f"http://testserver/t/{links[table.pk].token}/" for table in tables]
+    assert decode_pdf_qr_codes(response.content, tmp_path) == expected
+
+
+# --- a secretary at the table page, and the page's cost -----------------------------------------
+
+
+def test_a_secretary_confirms_a_waiting_hand_from_the_table_page(
+    client, confirming, table4, secretary, scorer, players
+):
+    ann, bob = players[:2]
+    link = link_for(table4, secretary)
+    client.post(url(link, "link_create"), solo(ann, bob, 7, expected_number=1), **HTMX)
+    hand = Hand.objects.get()
+    table_page = reverse("table_detail", args=["crown", table4.pk])
+    confirm = reverse("hand_confirm", args=["crown", hand.pk])
+    member = Client()
+    member.force_login(scorer)
+    # A scorer sees the hand is unconfirmed but may not confirm it.
+    page = member.get(table_page).content.decode()
+    assert "Unconfirmed" in page and confirm not in page
+    assert member.post(confirm, {"version": hand.version}, **HTMX).status_code == 403
+    member.force_login(secretary)
+    page = member.get(table_page).content.decode()
+    assert f'hx-get="{confirm}"' in page
+    card = member.get(confirm, **HTMX)
+    assert "Confirm hand 1" in text(card) and "Who confirms?" not in text(card)
+    done = member.post(confirm, {"version": hand.version}, **HTMX)
+    assert done.status_code == 200 and "Hand 1 confirmed." in text(done)
+    hand.refresh_from_db()
+    assert not hand.awaiting_confirmation
+    assert AuditEvent.objects.get(action="confirm").user == secretary
+
+
+@pytest.mark.parametrize("hand_count", [1, 12])
+def test_the_links_page_issues_a_fixed_number_of_queries(
+    hand_count, client, table4, secretary, players, django_assert_max_num_queries
+):
+    seats = players[:4]
+    for n in range(hand_count):
+        record_hand(
+            table4,
+            HandEntry(
+                dealer=seats[n % 4], contract="solo", declarer=seats[(n + 1) % 4], tricks=n % 14
+            ),
+            secretary,
+        )
+    link = link_for(table4, secretary)
+    # The link, the seats, the last hand (next dealer), the hands, the score lines, the totals.
+    with django_assert_max_num_queries(6):
+        response = client.get(url(link))
+    assert f"Totals after {hand_count} hand" in text(response)
+
+
+def test_the_too_many_page_leads_only_back_to_the_table(
+    client, table4, secretary, players, monkeypatch
+):
+    from club.views import table_links as views
+
+    monkeypatch.setattr(views, "WRITE_LIMIT", 1)
+    ann, bob = players[:2]
+    link = link_for(table4, secretary)
+    client.post(url(link, "link_create"), solo(ann, bob, 5, expected_number=1))
+    response = client.post(url(link, "link_create"), solo(ann, bob, 5, expected_number=2))
+    assert response.status_code == 429
+    hrefs = re.findall(r'href="([^"]+)"', response.content.decode())
+    assert all(h.startswith(f"/t/{link.token}/") or h.startswith("/static/") for h in hrefs), hrefs
