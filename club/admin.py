@@ -7,6 +7,7 @@ from club.models import (
     Hand,
     Membership,
     Night,
+    NightSheetCache,
     NightTotal,
     Player,
     RuleSet,
@@ -14,6 +15,7 @@ from club.models import (
     Season,
     Seat,
     Table,
+    TableLink,
     Tournament,
 )
 
@@ -90,10 +92,21 @@ class TableInline(admin.TabularInline):
     model = Table
     extra = 0
     show_change_link = True
+    can_delete = False  # see NoCascadeDelete
+
+
+class NoCascadeDelete:
+    """Deleting a night, a table or a hand takes scored hands with it. The app deletes them after
+    saying what goes and asking, in one transaction, with an audit event
+    (club.services.setup.delete_night, club.services.hands.delete_hand); the admin's delete and
+    its "delete selected" action would do neither, so they are off here."""
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Night)
-class NightAdmin(admin.ModelAdmin):
+class NightAdmin(NoCascadeDelete, admin.ModelAdmin):
     list_display = ["__str__", "season", "date", "status"]
     list_filter = ["status", "season__club"]
     date_hierarchy = "date"
@@ -101,7 +114,7 @@ class NightAdmin(admin.ModelAdmin):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(NoCascadeDelete, admin.ModelAdmin):
     list_display = ["__str__", "night", "round_number"]
     inlines = [SeatInline]
 
@@ -123,7 +136,7 @@ class ScoreLineInline(admin.TabularInline):
 
 
 @admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):
+class HandAdmin(NoCascadeDelete, admin.ModelAdmin):
     """Read-mostly: corrections go through the table page, which rescores and audits them. What
     the score follows from is read-only here (changing it would not score the hand again), and a
     hand is never added here (it would have no score lines)."""
@@ -198,10 +211,37 @@ class EntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
-    list_display = ["at", "user", "action", "subject", "club"]
+class AuditEventAdmin(DerivedAdmin):
+    """The record of who changed what: read here, never edited or deleted."""
+
+    list_display = ["at", "user", "action", "subject", "night_label", "club"]
     list_filter = ["action", "club"]
-    readonly_fields = ["club", "night", "user", "at", "action", "subject", "before", "after"]
+    readonly_fields = [
+        "club",
+        "night",
+        "night_label",
+        "user",
+        "at",
+        "action",
+        "subject",
+        "link",
+        "link_label",
+        "device",
+        "before",
+        "after",
+    ]
+
+
+@admin.register(TableLink)
+class TableLinkAdmin(DerivedAdmin):
+    """Tables' links: issued, revoked and re-issued by a secretary on the night's links page
+    (club/views/table_links.py), with an audit event each time; shown here, never changed. The
+    salt is left out: with the server's key it would rebuild the token."""
+
+    list_display = ["table", "issued_at", "issued_by", "revoked_at", "revoked_by"]
+    list_filter = ["table__night__season__club"]
+    fields = ["table", "token_hash", "issued_at", "issued_by", "revoked_at", "revoked_by"]
+    readonly_fields = fields
 
 
 class EntryInline(admin.TabularInline):
@@ -219,3 +259,15 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     readonly_fields = ["night", "seed", "current_round", "status", "planned_max_meetings"]
     inlines = [EntryInline]
+
+
+@admin.register(NightSheetCache)
+class NightSheetCacheAdmin(admin.ModelAdmin):
+    """Kept PDF sheets of closed nights: deleting one only makes the next download render it."""
+
+    list_display = ["night", "rendered_at", "fingerprint"]
+    readonly_fields = ["night", "fingerprint", "rendered_at"]
+    exclude = ["pdf"]
+
+    def has_add_permission(self, request) -> bool:
+        return False

@@ -55,6 +55,7 @@ class ClubSettingsForm(forms.ModelForm):
             "points_label",
             "is_public",
             "confirm_table_hands",
+            "projector_embed_origins",
         ]
         labels = {
             "name": "Club name",
@@ -63,6 +64,7 @@ class ClubSettingsForm(forms.ModelForm):
             "points_label": "Points label",
             "is_public": "Public: anyone may read nights, players and standings",
             "confirm_table_hands": "A second player confirms each hand entered by a table's link",
+            "projector_embed_origins": "Sites that may embed the projector page",
         }
         help_texts = {
             "unit_kind": "Changing this after hands are scored only changes how amounts are shown.",

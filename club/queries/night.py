@@ -201,7 +201,7 @@ def describe_changes(club: Club, before: Any, after: Any) -> list[Change]:
     return changes
 
 
-def _who(event: AuditEvent) -> str:
+def audit_who(event: AuditEvent) -> str:
     """The member by name, or for a change made through a table's link "Table 2's link", with
     the name the person gave their phone: "Table 2's link (Ann's phone)"."""
     if event.link_label:
@@ -218,7 +218,7 @@ def audit_trail(night: Night, club: Club) -> list[AuditRow]:
     return [
         AuditRow(
             at=event.at,
-            who=_who(event),
+            who=audit_who(event),
             action=event.get_action_display(),
             subject=event.subject,
             changes=describe_changes(club, event.before, event.after),
