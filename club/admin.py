@@ -15,6 +15,7 @@ from club.models import (
     Season,
     Seat,
     Table,
+    TableLink,
     Tournament,
 )
 
@@ -223,9 +224,24 @@ class AuditEventAdmin(DerivedAdmin):
         "at",
         "action",
         "subject",
+        "link",
+        "link_label",
+        "device",
         "before",
         "after",
     ]
+
+
+@admin.register(TableLink)
+class TableLinkAdmin(DerivedAdmin):
+    """Tables' links: issued, revoked and re-issued by a secretary on the night's links page
+    (club/views/table_links.py), with an audit event each time; shown here, never changed. The
+    salt is left out: with the server's key it would rebuild the token."""
+
+    list_display = ["table", "issued_at", "issued_by", "revoked_at", "revoked_by"]
+    list_filter = ["table__night__season__club"]
+    fields = ["table", "token_hash", "issued_at", "issued_by", "revoked_at", "revoked_by"]
+    readonly_fields = fields
 
 
 class EntryInline(admin.TabularInline):

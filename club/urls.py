@@ -6,6 +6,7 @@ from club.views import (
     clubs,
     hands,
     interchange,
+    live,
     lockouts,
     nights,
     offline,
@@ -13,6 +14,7 @@ from club.views import (
     setup,
     sheets,
     standings,
+    table_links,
     tournaments,
 )
 
@@ -29,6 +31,8 @@ club_patterns = (
     + sheets.urlpatterns  # printable sheets (PDF), club/views/sheets.py
     + tournaments.urlpatterns
     + interchange.urlpatterns  # the club data file, club/views/interchange.py
+    + table_links.club_urlpatterns  # tables' links and QR codes, club/views/table_links.py
+    + live.urlpatterns  # the live night board, club/views/live.py
 )
 
 urlpatterns = [
@@ -38,4 +42,6 @@ urlpatterns = [
     *interchange.schema_urlpatterns,
     *offline.urlpatterns,  # /sw.js: the service worker must sit at the root to cover every page
     path("c/<slug:slug>/", include(club_patterns)),
+    # A table's link, opened on a phone at the table with no login: /t/<token>/.
+    *table_links.urlpatterns,
 ]

@@ -54,6 +54,7 @@ class ClubSettingsForm(forms.ModelForm):
             "minor_units",
             "points_label",
             "is_public",
+            "confirm_table_hands",
             "projector_embed_origins",
         ]
         labels = {
@@ -62,6 +63,7 @@ class ClubSettingsForm(forms.ModelForm):
             "currency_symbol": "Currency symbol",
             "points_label": "Points label",
             "is_public": "Public: anyone may read nights, players and standings",
+            "confirm_table_hands": "A second player confirms each hand entered by a table's link",
             "projector_embed_origins": "Sites that may embed the projector page",
         }
         help_texts = {
@@ -69,6 +71,8 @@ class ClubSettingsForm(forms.ModelForm):
             "currency_symbol": "£, $, € ... (for money)",
             "points_label": 'Shown after points, e.g. "pts" (for points)',
             "is_public": "",
+            "confirm_table_hands": "Unconfirmed hands count in the totals, marked as unconfirmed; "
+            "the night cannot be closed until a player or a secretary confirms them.",
         }
         widgets = {"unit_kind": forms.RadioSelect}
 

@@ -38,6 +38,11 @@ class Club(models.Model):
     is_public = models.BooleanField(
         default=False, help_text="Anyone may read nights and standings without logging in."
     )
+    confirm_table_hands = models.BooleanField(
+        default=False,
+        help_text="A hand entered through a table's link waits until a second player at the "
+        "table confirms it.",
+    )
     # Every page refuses to be framed by another site; a club that shows its tournament
     # leaderboard inside its own web site names that site here.
     projector_embed_origins = models.CharField(

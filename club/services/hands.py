@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 import scoring
-from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table
+from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table, TableLink
 from club.services.ladder import ladder_amounts
 
 
@@ -45,6 +45,19 @@ class HandEntry:
     last_trick_by: Player | None = None
     trump: str = ""
     notes: str = ""
+
+
+@dataclass(frozen=True)
+class LinkSource:
+    """A change made through a table's link rather than by a logged-in member: the link, and the
+    name the person gave their phone (if any), for the audit trail."""
+
+    link: TableLink
+    device: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"Table {self.link.table.number}'s link"
 
 
 @dataclass(frozen=True)
@@ -240,12 +253,22 @@ def _subject(hand: Hand) -> str:
     return f"Table {hand.table.number}, hand {hand.number}"
 
 
-def _audit(hand: Hand, user: AbstractBaseUser, action: str, before: Any, after: Any) -> None:
+def _audit(
+    hand: Hand,
+    user: AbstractBaseUser | None,
+    action: str,
+    before: Any,
+    after: Any,
+    via: LinkSource | None = None,
+) -> None:
     night = hand.table.night
     AuditEvent.objects.create(
         club_id=night.season.club_id,
         night=night,
         user=user,
+        link=via.link if via else None,
+        device=via.device if via else "",
+        link_label=via.label if via else "",
         action=action,
         subject=_subject(hand),
         before=before,
@@ -282,12 +305,20 @@ def _moved_on(expected: int, number: int) -> HandConflict:
     )
 
 
+def _awaits_confirmation(night: Night, via: LinkSource | None) -> bool:
+    """A hand entered or corrected through a table's link waits for a second player when the
+    club asks for it; a member's own entry or correction stands."""
+    return via is not None and night.season.club.confirm_table_hands
+
+
 def record_hand(
     table: Table,
     entry: HandEntry,
-    user: AbstractBaseUser,
+    user: AbstractBaseUser | None,
     expected_number: int | None = None,
     client_id: uuid.UUID | None = None,
+    *,
+    via: LinkSource | None = None,
 ) -> Hand:
     """Append a hand to the table. `expected_number` is the number the form showed: if someone
     else saved that hand meanwhile, refuse rather than record the same hand twice.
@@ -306,6 +337,7 @@ def record_hand(
                 "night__season",
                 "night__season__rule_set",
                 "night__season__standings_rule_set",
+                "night__season__club",
             )
             .get(pk=table.pk)
         )
@@ -331,6 +363,8 @@ def record_hand(
             entered_by=user,
             updated_by=user,
             client_id=client_id,
+            entered_via=via.link if via else None,
+            awaiting_confirmation=_awaits_confirmation(locked.night, via),
         )
         apply_result(hand, scored)
         try:
@@ -343,16 +377,23 @@ def record_hand(
             ) from None
         hand.resent = False  # type: ignore[attr-defined]
         _write_lines(hand, scored)
-        _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand))
+        _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand), via)
     return hand
 
 
-def update_hand(hand: Hand, entry: HandEntry, user: AbstractBaseUser, version: int) -> Hand:
+def update_hand(
+    hand: Hand,
+    entry: HandEntry,
+    user: AbstractBaseUser | None,
+    version: int,
+    *,
+    via: LinkSource | None = None,
+) -> Hand:
     """Correct a hand; refused if it changed since the form was opened (`version`)."""
     with transaction.atomic():
         current = (
             Hand.objects.select_for_update()
-            .select_related("table", "table__night", "table__night__season", "rule_set")
+            .select_related("table", "table__night", "table__night__season__club", "rule_set")
             .get(pk=hand.pk)
         )
         _check_open(current.table.night)
@@ -368,16 +409,24 @@ def update_hand(hand: Hand, entry: HandEntry, user: AbstractBaseUser, version: i
         scored = score_entry(current.table, entry, current.rule_set.rules)
         apply_result(current, scored)
         current.updated_by = user
+        current.entered_via = via.link if via else None
+        current.awaiting_confirmation = _awaits_confirmation(current.table.night, via)
         current.version = F("version") + 1
         current.save()
         current.refresh_from_db()
         current.score_lines.all().delete()
         _write_lines(current, scored)
-        _audit(current, user, AuditEvent.Action.UPDATE, before, snapshot(current))
+        _audit(current, user, AuditEvent.Action.UPDATE, before, snapshot(current), via)
     return current
 
 
-def delete_hand(hand: Hand, user: AbstractBaseUser, version: int | None = None) -> None:
+def delete_hand(
+    hand: Hand,
+    user: AbstractBaseUser | None,
+    version: int | None = None,
+    *,
+    via: LinkSource | None = None,
+) -> None:
     """Delete a hand; the later hands at the table move up one so the numbering has no gap."""
     with transaction.atomic():
         current = (
@@ -393,7 +442,7 @@ def delete_hand(hand: Hand, user: AbstractBaseUser, version: int | None = None) 
             )
         before = snapshot(current)
         table, number = current.table, current.number
-        _audit(current, user, AuditEvent.Action.DELETE, before, None)
+        _audit(current, user, AuditEvent.Action.DELETE, before, None, via)
         current.delete()
         # One at a time, lowest first, so the (table, number) constraint never sees a duplicate.
         for later in table.hands.filter(number__gt=number).order_by("number"):
@@ -408,6 +457,18 @@ def close_night(night: Night, user: AbstractBaseUser) -> None:
         locked = Night.objects.select_for_update().get(pk=night.pk)
         if locked.is_closed:
             raise HandConflict("This night is already closed.")
+        waiting = list(
+            Hand.objects.filter(table__night=locked, awaiting_confirmation=True)
+            .order_by("table__round_number", "table__number", "number")
+            .values_list("table__number", "number")
+        )
+        if waiting:
+            which = ", ".join(f"table {t} hand {n}" for t, n in waiting[:10])
+            more = f" and {len(waiting) - 10} more" if len(waiting) > 10 else ""
+            raise HandConflict(
+                f"{len(waiting)} hand(s) still wait for a second player's confirmation "
+                f"({which}{more}). Confirm or correct them on the night page, then close it."
+            )
         locked.status = Night.Status.CLOSED
         locked.closed_at = timezone.now()
         locked.closed_by = user

@@ -19,6 +19,7 @@ from club.pdf.render import file_name, pdf_response, render_pdf, sheet_response
 from club.queries import standings as sq
 from club.services import sheet_cache
 from club.views.standings import standings_for
+from club.views.table_links import table_qr_codes
 
 
 @login_if_hidden
@@ -62,6 +63,8 @@ def score_cards(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
         "rule_set": rule_set,
         "stakes": sheets.stakes(rule_set.name, rule_set.rules),
         "cards": sheets.score_cards(night, sheets.card_hands(request.GET.get("hands"))),
+        # Each table's link as a QR code, when a secretary prints the cards of an open night.
+        "qr_codes": table_qr_codes(request, club, night),
         "sheet_title": f"Score cards · {night}",
         "printed_at": timezone.localtime(),
     }

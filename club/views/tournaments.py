@@ -32,6 +32,7 @@ from club.pdf.sheets import ScoreCard, card_rows, stakes
 from club.queries import leaderboard as lq
 from club.queries.night import TableSummary
 from club.services import tournaments as services
+from club.views.table_links import table_qr_codes
 
 PAGES = "club/tournaments"
 BOARD = f"{PAGES}/leaderboard.html#board"
@@ -401,6 +402,8 @@ def tournament_cards_pdf(request: HttpRequest, slug: str, tournament_id: int) ->
         f"Table cards · {tournament} · round {round_number}",
         round_number=round_number,
         cards=cards,
+        # Each table's link as a QR code, for a secretary, while the night takes hands.
+        qr_codes=table_qr_codes(request, club, tournament.night),
     )
     name = file_name("table-cards", tournament.name, f"round {round_number}")
     return sheet_response("club/pdf/tournament_cards.html", context, name, request)
