@@ -30,6 +30,7 @@ from club.models import (
     Table,
     Tournament,
 )
+from club.services.locks import lock_rule_sets
 
 
 class SetupError(Exception):
@@ -66,6 +67,35 @@ def copy_rule_set(rule_set: RuleSet, name: str | None = None) -> RuleSet:
     club = rule_set.club
     name = name or unique_rule_set_name(club, f"{rule_set.name} (copy)")
     return create_rule_set(club, name, rule_set.rules, preset=rule_set.preset)
+
+
+def update_rule_set(
+    rule_set: RuleSet, name: str, rules: scoring.RuleSet, user: AbstractBaseUser | None = None
+) -> RuleSet:
+    """Change an unused rule set's name and stakes. Its row is locked first: a hand being scored
+    under it holds the same lock (club.services.locks), so either the change is saved before the
+    hand reads the stakes, or the hand is saved first and the change is refused."""
+    with transaction.atomic():
+        locked = lock_rule_sets([rule_set.pk])[rule_set.pk]
+        if locked.is_used:
+            raise SetupError(
+                f"{locked.name} has scored hands, so it cannot change: copy it to a new rule set."
+            )
+        before = {"name": locked.name, "data": locked.data}
+        locked.name = name
+        locked.data = rules.copy(name=name).to_dict()
+        locked.save(update_fields=["name", "data"])
+        if user is not None and before != {"name": locked.name, "data": locked.data}:
+            AuditEvent.objects.create(
+                club_id=locked.club_id,
+                user=user,
+                action=AuditEvent.Action.UPDATE,
+                subject=f"Rule set {name}"[:120],
+                before=before,
+                after={"name": locked.name, "data": locked.data},
+            )
+    rule_set.name, rule_set.data = locked.name, locked.data
+    return locked
 
 
 def add_players(club: Club, names: Iterable[str]) -> list[Player]:
@@ -386,6 +416,11 @@ def change_ladder(form: forms.ModelForm, user: AbstractBaseUser) -> int:
             .select_related("standings_rule_set")
             .get(pk=season.pk)
         )
+        # The new ladder rule set as it is now, locked: an edit of it waits until the rescore is
+        # done (and is then refused, as the rule set has scored points).
+        ladder_id = season.standings_rule_set_id
+        if ladder_id is not None:
+            season.standings_rule_set = lock_rule_sets([ladder_id])[ladder_id]
         saved = form.save()
         changed = rescore_ladder(saved)
         AuditEvent.objects.create(

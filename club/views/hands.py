@@ -165,6 +165,17 @@ def _closed(request: HttpRequest, club: Club, table: Table) -> HttpResponse:
     return _page(request, club, table, status=409)
 
 
+def _refused(
+    request: HttpRequest, club: Club, table: Table, conflict: hand_service.HandConflict
+) -> HttpResponse:
+    """A change refused because the sheet changed under it (the hand was deleted meanwhile, a
+    double click): 409 Conflict with the sheet as it is now, a fresh form and the reason."""
+    table.night.refresh_from_db()
+    if request.htmx:
+        return _entry_and_sheet(request, club, table, status=409, conflict=str(conflict))
+    return _page(request, club, table, status=409, conflict=str(conflict))
+
+
 def _done(request: HttpRequest, club: Club, table: Table, message: str) -> HttpResponse:
     if request.htmx:
         return _entry_and_sheet(request, club, table, saved=message)
@@ -257,6 +268,8 @@ def hand_edit(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
         return _edit_page(request, club, table, hand, form, status=422)
     try:
         hand_service.update_hand(hand, form.entry, request.user, form.cleaned_data["version"])
+    except hand_service.HandGone as gone:
+        return _refused(request, club, table, gone)
     except hand_service.HandConflict as conflict:
         table.night.refresh_from_db()
         if table.night.is_closed:
@@ -281,6 +294,8 @@ def hand_delete(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
         return _delete_page(request, club, table, hand, form, status=422)
     try:
         hand_service.delete_hand(hand, request.user, version=form.cleaned_data["version"])
+    except hand_service.HandGone as gone:
+        return _refused(request, club, table, gone)
     except hand_service.HandConflict as conflict:
         table.night.refresh_from_db()
         if table.night.is_closed:
