@@ -14,6 +14,8 @@ from django.contrib.auth.models import AbstractBaseUser
 
 import scoring
 from club.models import Club, Player, Role, RuleSet, Season, StandingsMethod
+from club.names import normalise_name
+from club.services.setup import player_named
 
 # The suits of a rotating trump, one step a hand (the anna-cubed cycle).
 DEFAULT_TRUMP_ROTATION = (
@@ -54,6 +56,7 @@ class ClubSettingsForm(forms.ModelForm):
             "minor_units",
             "points_label",
             "is_public",
+            "scorers_add_players",
         ]
         labels = {
             "name": "Club name",
@@ -61,6 +64,7 @@ class ClubSettingsForm(forms.ModelForm):
             "currency_symbol": "Currency symbol",
             "points_label": "Points label",
             "is_public": "Public: anyone may read nights, players and standings",
+            "scorers_add_players": "Table scorers may add new players",
         }
         help_texts = {
             "unit_kind": "Changing this after hands are scored only changes how amounts are shown.",
@@ -89,11 +93,11 @@ class PlayerForm(forms.ModelForm):
             del self.fields["active"]
 
     def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
+        name = normalise_name(self.cleaned_data["name"])
         if not name:
             raise forms.ValidationError("A player needs a name.")
-        clash = self.club.players.filter(name__iexact=name).exclude(pk=self.instance.pk).first()
-        if clash is not None:
+        clash = player_named(self.club, name)
+        if clash is not None and clash.pk != self.instance.pk:
             raise forms.ValidationError(
                 f"There is already a player called {clash.name} in this club."
             )

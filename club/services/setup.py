@@ -11,7 +11,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Count, Prefetch, Sum
+from django.db.models import Count, Prefetch, Q, Sum
 from django.utils.crypto import get_random_string
 
 import scoring
@@ -30,7 +30,8 @@ from club.models import (
     Table,
     Tournament,
 )
-from club.services.locks import lock_rule_sets
+from club.names import name_key, normalise_name
+from club.services.locks import NightGone, lock_night, lock_rule_sets
 
 
 class SetupError(Exception):
@@ -98,13 +99,32 @@ def update_rule_set(
     return locked
 
 
+MAX_NEW_PLAYERS = 40  # a night's eight tables of five: more in one go is a mistake or an attack
+
+
+def player_named(club: Club, name: str) -> Player | None:
+    """The club's player whose name is this one, ignoring case, invisible characters and the
+    way accents were typed (club.names)."""
+    key = name_key(name)
+    return (
+        club.players.filter(Q(name_key=key) | Q(name_key__isnull=True, name__iexact=name))
+        .order_by("pk")
+        .first()
+    )
+
+
 def add_players(club: Club, names: Iterable[str]) -> list[Player]:
     """Players by name, all or none: new ones are created, and a name that matches (ignoring case)
-    a player marked inactive brings that player back."""
+    a player marked inactive brings that player back. At most MAX_NEW_PLAYERS at a time."""
+    names = [normalise_name(n) for n in names]
+    if len(names) > MAX_NEW_PLAYERS:
+        raise SetupError(f"Add at most {MAX_NEW_PLAYERS} players at a time.")
     with transaction.atomic():
         players = []
         for name in names:
-            player = club.players.filter(name__iexact=name).first()
+            if not name:
+                continue
+            player = player_named(club, name)
             if player is None:
                 player = Player.objects.create(club=club, name=name)
             elif not player.active:
@@ -159,7 +179,11 @@ def _seat_list(players: Sequence[Player], first_dealer: int) -> str:
 
 
 def _locked_open_night(night: Night, doing: str) -> Night:
-    locked = Night.objects.select_for_update().get(pk=night.pk)
+    """The night locked first, as in every write of a night (club.services.locks)."""
+    try:
+        locked = lock_night(night.pk)
+    except NightGone:
+        raise Night.DoesNotExist(str(night)) from None
     if locked.is_closed:
         raise SetupError(f"{locked} is closed: a secretary must reopen it before {doing}.")
     return locked
