@@ -165,6 +165,14 @@ class SeasonForm(forms.ModelForm):
             raise forms.ValidationError(f"There is already a season called {name}.")
         return name
 
+    def clean_best_nights(self) -> int | None:
+        best = self.cleaned_data["best_nights"]
+        if best is not None and best < 1:
+            raise forms.ValidationError(
+                "Count at least the best 1 night, or leave this blank to count every night."
+            )
+        return best
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         start, end = data.get("start"), data.get("end")

@@ -9,6 +9,10 @@
     var value = contract.value || "none";
     form.querySelectorAll("[data-show-for]").forEach(function (field) {
       field.hidden = field.dataset.showFor.split(" ").indexOf(value) === -1;
+      // A hidden field is not sent: the server refuses, say, a partner sent with a solo.
+      field.querySelectorAll("input, select, textarea").forEach(function (input) {
+        input.disabled = field.hidden;
+      });
     });
   }
 
