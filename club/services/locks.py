@@ -40,13 +40,20 @@ def lock_night(night_id: int) -> Night:
         night = Night.objects.select_for_update().get(pk=night_id)
     except Night.DoesNotExist:
         raise NightGone("This night was deleted by someone else meanwhile.") from None
-    season = Season.objects.select_for_update().get(pk=night.season_id)
+    season = lock_season(night.season_id)
     rule_sets = lock_rule_sets([season.rule_set_id, season.standings_rule_set_id])
     season.rule_set = rule_sets[season.rule_set_id]
     if season.standings_rule_set_id is not None:
         season.standings_rule_set = rule_sets[season.standings_rule_set_id]
     night.season = season
     return night
+
+
+def lock_season(season_id: int) -> Season:
+    """Lock a season's row (after its nights', when a night's write takes it) and return it as it
+    is now: a season's rule set change or ladder rescore takes it first."""
+    _sqlite_write_lock(Season.objects.filter(pk=season_id), "name")
+    return Season.objects.select_for_update().get(pk=season_id)
 
 
 def lock_rule_sets(ids: Iterable[int | None]) -> dict[int, RuleSet]:

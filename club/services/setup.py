@@ -31,7 +31,7 @@ from club.models import (
     Tournament,
 )
 from club.names import name_key, normalise_name
-from club.services.locks import NightGone, lock_night, lock_rule_sets
+from club.services.locks import NightGone, lock_night, lock_rule_sets, lock_season
 
 
 class SetupError(Exception):
@@ -426,6 +426,21 @@ def delete_club(club: Club) -> None:
         club.delete()
 
 
+def save_season(form: forms.ModelForm) -> Season:
+    """Save a season form. A season's rule set is fixed once it has scored hands: the season's row
+    is locked first, as a hand being recorded locks it (club.services.locks), so a first hand
+    saved meanwhile is seen here and the change refused, never made after it."""
+    season: Season = form.instance
+    with transaction.atomic():
+        if season.pk is not None and "rule_set" in form.changed_data:
+            lock_season(season.pk)
+            if ScoreLine.objects.filter(season_id=season.pk).exists():
+                raise SetupError(
+                    "This season has scored hands now, so its rule set can no longer change."
+                )
+        return form.save()
+
+
 def change_ladder(form: forms.ModelForm, user: AbstractBaseUser) -> int:
     """Save a season form whose ladder rule set changed, score the season's hands again under it
     and record who did it; returns how many score lines changed."""
@@ -435,11 +450,7 @@ def change_ladder(form: forms.ModelForm, user: AbstractBaseUser) -> int:
     with transaction.atomic():
         # Hands being saved lock the season's row too: they finish before the rescore starts, and
         # those that start after it read the new ladder (services.hands.record_hand).
-        before = (
-            Season.objects.select_for_update(of=("self",))
-            .select_related("standings_rule_set")
-            .get(pk=season.pk)
-        )
+        before = lock_season(season.pk)
         # The new ladder rule set as it is now, locked: an edit of it waits until the rescore is
         # done (and is then refused, as the rule set has scored points).
         ladder_id = season.standings_rule_set_id

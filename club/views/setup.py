@@ -144,9 +144,13 @@ def _season_form(
                 f"set ({changed} score line{'s' if changed != 1 else ''} changed).",
             )
             return redirect("season_list", slug=club.slug)
-        saved = form.save()
-        messages.success(request, f"Season {saved.name} saved.")
-        return redirect("season_list", slug=club.slug)
+        try:
+            saved = services.save_season(form)
+        except services.SetupError as error:
+            form.add_error("rule_set", str(error))
+        else:
+            messages.success(request, f"Season {saved.name} saved.")
+            return redirect("season_list", slug=club.slug)
     return render(
         request, "club/setup/season_form.html", {"club": club, "form": form, "season": season}
     )

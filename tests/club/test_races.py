@@ -189,3 +189,40 @@ def test_editing_a_rule_set_racing_its_first_hand_never_scores_under_stale_stake
         assert bob == 3 * stored_solo
         if edited.error is not None:
             assert "scored hands" in str(edited.error)
+
+
+def test_changing_a_seasons_rule_set_racing_its_first_hand_never_mixes_rule_sets(
+    club, season, table4, players, secretary, scorer
+):
+    from club.forms.setup import SeasonForm
+    from club.services.setup import SetupError, rule_set_from_preset, save_season
+
+    needs_real_concurrency()
+    other = rule_set_from_preset(club, "standard", "Standard units")
+    original = season.rule_set_id
+    for _ in range(15):
+        Hand.objects.filter(table=table4).delete()
+        type(season).objects.filter(pk=season.pk).update(rule_set_id=original)
+        season.refresh_from_db()
+        data = {
+            "name": season.name,
+            "start": season.start.isoformat(),
+            "end": season.end.isoformat(),
+            "rule_set": other.pk,
+            "standings_method": season.standings_method,
+            "standings_rule_set": "",
+            "min_nights": 0,
+            "best_nights": "",
+        }
+        form = SeasonForm(data, instance=type(season).objects.get(pk=season.pk), club=club)
+        assert form.is_valid(), form.errors
+        recorded, changed = race(
+            lambda: record_hand(table4, _solo(players), scorer),
+            lambda form=form: save_season(form),
+        )
+        assert recorded.error is None, recorded.error
+        assert changed.error is None or isinstance(changed.error, SetupError), changed.error
+        season.refresh_from_db()
+        # The hand keeps the rule set the season has: never a hand under one and the season
+        # under another.
+        assert Hand.objects.get(pk=recorded.value.pk).rule_set_id == season.rule_set_id
