@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from club.views import (
+    accounts,
     audit,
     clubs,
     hands,
@@ -37,6 +38,12 @@ club_patterns = (
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Before Django's own: says so when the email could not be sent (club/views/accounts.py).
+    path(
+        "accounts/password_reset/",
+        accounts.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", clubs.home, name="home"),
     *interchange.schema_urlpatterns,

@@ -52,6 +52,12 @@ class Club(models.Model):
         help_text="Web sites that may show the tournament projector page in a frame, e.g. "
         "https://club.example.org (space-separated). Empty: none may.",
     )
+    # New players are added by a secretary; a club may let its table scorers add them too, when
+    # setting up a night or a tournament (issue 14.5).
+    scorers_add_players = models.BooleanField(
+        default=False,
+        help_text="Table scorers may add new players when setting up a night or a tournament.",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -98,6 +104,13 @@ class Membership(models.Model):
 class Player(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=60)
+    # The name normalised and case-folded (club.names.name_key), filled on every save: two players
+    # of a club never share it, so "Ann\u200b Baxter" or "ANN BAXTER" cannot sit beside
+    # "Ann Baxter". Empty (NULL) only for rows bulk-created without it, which the Lower(name)
+    # constraint still covers.
+    name_key = models.CharField(  # noqa: DJ001 - NULL, unlike "", never clashes
+        max_length=180, null=True, blank=True, editable=False
+    )
     active = models.BooleanField(default=True)
 
     class Meta:
@@ -106,7 +119,18 @@ class Player(models.Model):
             models.UniqueConstraint(
                 Lower("name"), "club", name="player_name_unique_in_club_ignoring_case"
             ),
+            models.UniqueConstraint(fields=["club", "name_key"], name="player_name_key_unique"),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        from club.names import name_key, normalise_name
+
+        self.name = normalise_name(self.name)
+        self.name_key = name_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)

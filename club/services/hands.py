@@ -14,6 +14,7 @@ from django.db.models import F
 import scoring
 from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table, TableLink
 from club.services.ladder import ladder_amounts
+from club.services.locks import NightGone, lock_night
 
 
 class HandConflict(Exception):
@@ -30,6 +31,10 @@ class HandConflict(Exception):
         super().__init__(message)
         self.next_number = next_number
         self.current = current
+
+
+class HandGone(HandConflict):
+    """The hand was deleted (by someone else, or by a first click) before this change got to it."""
 
 
 @dataclass(frozen=True)
@@ -170,6 +175,38 @@ def snapshot(hand: Hand) -> dict[str, Any]:
         "notes": hand.notes,
         "amounts": {line.player.name: line.amount for line in hand.score_lines.all()},
     }
+
+
+def _lock_night(night_id: int) -> Night:
+    """Every write of a night takes the night's row lock first (then its season's and rule sets',
+    club.services.locks), so that a close, a reopen and hand changes at any of its tables take
+    turns in one order: no hand lands in a closed night, and two changes never deadlock."""
+    try:
+        return lock_night(night_id)
+    except NightGone as gone:
+        raise HandConflict(str(gone)) from None
+
+
+def _locked_hand(hand: Hand, night: Night, doing: str) -> Hand:
+    """The hand as it is now, locked (after its night), or HandGone if it was deleted meanwhile."""
+    try:
+        current = (
+            Hand.objects.select_for_update(of=("self",))
+            .select_related("table", "rule_set")
+            .get(pk=hand.pk)
+        )
+    except Hand.DoesNotExist:
+        if doing == "deleted":
+            raise HandGone(
+                f"Hand {hand.number} is already deleted (a second click, or someone else): "
+                "the sheet below is as it stands."
+            ) from None
+        raise HandGone(
+            f"Hand {hand.number} was deleted by someone else, so your change was not saved. "
+            "Check the sheet, and enter the hand again if it is still missing."
+        ) from None
+    current.table.night = night
+    return current
 
 
 def _check_open(night: Night) -> None:
@@ -327,20 +364,7 @@ def record_hand(
     (the reply to an earlier save was lost, or the offline queue sent it again), that hand is
     returned unchanged with `resent` set to True, and nothing is written."""
     with transaction.atomic():
-        # Lock the table row so that two scorers saving at once take turns, and the season's, so
-        # that a new ladder rule set (services.setup.change_ladder) is either rescored with this
-        # hand or read fresh here, never missed.
-        locked = (
-            Table.objects.select_for_update(of=("self", "night__season"))
-            .select_related(
-                "night",
-                "night__season",
-                "night__season__rule_set",
-                "night__season__standings_rule_set",
-                "night__season__club",
-            )
-            .get(pk=table.pk)
-        )
+        night = _lock_night(table.night_id)
         if client_id is not None:
             earlier = Hand.objects.filter(client_id=client_id).first()
             if earlier is not None:
@@ -348,11 +372,13 @@ def record_hand(
                     raise HandConflict("This entry was already saved at another table.")
                 earlier.resent = True  # type: ignore[attr-defined]
                 return earlier
-        _check_open(locked.night)
-        table.night.season = locked.night.season
-        rule_set = table.night.season.rule_set
+        _check_open(night)
+        # The season and rule set as locked: a ladder change or a rule set edit made meanwhile is
+        # either finished (and read here) or waits for this hand (club.services.locks).
+        table.night.season = night.season
+        rule_set = night.season.rule_set
         scored = score_entry(table, entry, rule_set.rules)
-        last = locked.hands.order_by("-number").values_list("number", flat=True).first()
+        last = table.hands.order_by("-number").values_list("number", flat=True).first()
         number = (last or 0) + 1
         if expected_number is not None and expected_number != number:
             raise _moved_on(expected_number, number)
@@ -364,7 +390,7 @@ def record_hand(
             updated_by=user,
             client_id=client_id,
             entered_via=via.link if via else None,
-            awaiting_confirmation=_awaits_confirmation(locked.night, via),
+            awaiting_confirmation=_awaits_confirmation(night, via),
         )
         apply_result(hand, scored)
         try:
@@ -391,12 +417,9 @@ def update_hand(
 ) -> Hand:
     """Correct a hand; refused if it changed since the form was opened (`version`)."""
     with transaction.atomic():
-        current = (
-            Hand.objects.select_for_update()
-            .select_related("table", "table__night", "table__night__season__club", "rule_set")
-            .get(pk=hand.pk)
-        )
-        _check_open(current.table.night)
+        night = _lock_night(hand.table.night_id)
+        _check_open(night)
+        current = _locked_hand(hand, night, "changed")
         if current.version != version:
             raise HandConflict(
                 f"Hand {current.number} was changed by someone else after you opened it, so "
@@ -429,12 +452,9 @@ def delete_hand(
 ) -> None:
     """Delete a hand; the later hands at the table move up one so the numbering has no gap."""
     with transaction.atomic():
-        current = (
-            Hand.objects.select_for_update()
-            .select_related("table", "table__night", "table__night__season")
-            .get(pk=hand.pk)
-        )
-        _check_open(current.table.night)
+        night = _lock_night(hand.table.night_id)
+        _check_open(night)
+        current = _locked_hand(hand, night, "deleted")
         if version is not None and current.version != version:
             raise HandConflict(
                 f"Hand {current.number} was changed by someone else after you opened it. "
@@ -454,7 +474,7 @@ def close_night(night: Night, user: AbstractBaseUser) -> None:
     from django.utils import timezone
 
     with transaction.atomic():
-        locked = Night.objects.select_for_update().get(pk=night.pk)
+        locked = _lock_night(night.pk)
         if locked.is_closed:
             raise HandConflict("This night is already closed.")
         waiting = list(
@@ -484,7 +504,7 @@ def close_night(night: Night, user: AbstractBaseUser) -> None:
 
 def reopen_night(night: Night, user: AbstractBaseUser) -> None:
     with transaction.atomic():
-        locked = Night.objects.select_for_update().get(pk=night.pk)
+        locked = _lock_night(night.pk)
         if not locked.is_closed:
             raise HandConflict("This night is already open.")
         locked.status = Night.Status.OPEN

@@ -234,6 +234,17 @@ def _closed(request: HttpRequest, route: TableRoute) -> HttpResponse:
     return _page(request, route, status=409)
 
 
+def _refused(
+    request: HttpRequest, route: TableRoute, conflict: hand_service.HandConflict
+) -> HttpResponse:
+    """A change refused because the sheet changed under it (the hand was deleted meanwhile, a
+    double click): 409 Conflict with the sheet as it is now, a fresh form and the reason."""
+    route.table.night.refresh_from_db()
+    if request.htmx:
+        return _entry_and_sheet(request, route, status=409, conflict=str(conflict))
+    return _page(request, route, status=409, conflict=str(conflict))
+
+
 def _done(request: HttpRequest, route: TableRoute, message: str) -> HttpResponse:
     if request.htmx:
         return _entry_and_sheet(request, route, saved=message)
@@ -419,6 +430,8 @@ def do_edit(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse
         hand_service.update_hand(
             hand, form.entry, route.user, form.cleaned_data["version"], via=route.via
         )
+    except hand_service.HandGone as gone:
+        return _refused(request, route, gone)
     except hand_service.HandConflict as conflict:
         table.night.refresh_from_db()
         if table.night.is_closed:
@@ -457,6 +470,8 @@ def do_delete(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpRespon
         hand_service.delete_hand(
             hand, route.user, version=form.cleaned_data["version"], via=route.via
         )
+    except hand_service.HandGone as gone:
+        return _refused(request, route, gone)
     except hand_service.HandConflict as conflict:
         table.night.refresh_from_db()
         if table.night.is_closed:

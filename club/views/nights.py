@@ -61,10 +61,11 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
     """Set up a night. Two extra buttons post the form without creating the night: "Add players"
     (adds the new names to the club and offers them in the seats) and "Add a table"."""
     club = access.get_club(request, slug, access.SCORE)
+    may_add = access.may_add_players(request.user, club)
     players = _active_players(club)
     added: list[str] = []
     if request.method != "POST":
-        form = NightForm(club=club)
+        form = NightForm(club=club, may_add_players=may_add)
         tables = TableFormSet(
             initial=[{}] * default_table_count(len(players)),
             players=players,
@@ -73,14 +74,21 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         data = request.POST.copy()
         action = data.get("action", "create")
-        form = NightForm(data, club=club)
+        form = NightForm(data, club=club, may_add_players=may_add)
         form.is_valid()
         names = form.cleaned_data.get("new_players") or []  # absent if the names have an error
-        if names:
+        if names and action == "create":
+            # Players are added by their own button, never as a side effect of a night that may
+            # yet be refused: nothing is written unless the whole night is.
+            form.add_error(
+                "new_players",
+                "Press Add players to add these names to the club and seat them, or clear the box.",
+            )
+        elif names:
             added = [p.name for p in services.add_players(club, names)]
             players = _active_players(club)
             data["new_players"] = ""
-            form = NightForm(data, club=club)
+            form = NightForm(data, club=club, may_add_players=may_add)
         if action == "create" and not added:
             tables = TableFormSet(data, players=players, prefix=TABLES_PREFIX)
             if form.is_valid() and tables.is_valid():
