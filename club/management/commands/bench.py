@@ -102,7 +102,8 @@ class Command(BaseCommand):
         # Printed sheets (club/pdf/bench.py): our PDF views against WeasyPrint on the same HTML.
         from club.pdf.bench import bench_sheets, report
 
-        for line in report(bench_sheets(runs=max(3, runs // 3))):
+        timings, final = bench_sheets(runs=max(3, runs // 3))
+        for line in report(timings, final):
             self.stdout.write(line)
 
     def _seed(self, size: str) -> Club:
