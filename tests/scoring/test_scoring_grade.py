@@ -17,9 +17,9 @@ CONTRACTS = ["prop_cop", "solo", "misere", "abundance", "royal_abundance", "open
 
 
 @st.composite
-def hands(draw, count=st.integers(1, 40)):
+def hands(draw):
     """Random rated hands at tables of 3, 4 and 5 (the fifth sits out), in order, days apart."""
-    n = draw(count)
+    n = draw(st.integers(1, 40))
     result = []
     day = 740000
     for i in range(n):
