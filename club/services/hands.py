@@ -12,6 +12,7 @@ from django.db.models import F
 
 import scoring
 from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table
+from club.services import grades
 from club.services.ladder import ladder_amounts
 
 
@@ -281,6 +282,7 @@ def record_hand(
                 f"Hand {number} was saved by someone else at the same moment. Check the sheet."
             ) from None
         _write_lines(hand, scored)
+        grades.hand_saved(hand)
         _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand))
     return hand
 
@@ -309,6 +311,7 @@ def update_hand(hand: Hand, entry: HandEntry, user: AbstractBaseUser, version: i
         current.refresh_from_db()
         current.score_lines.all().delete()
         _write_lines(current, scored)
+        grades.hand_saved(current)
         _audit(current, user, AuditEvent.Action.UPDATE, before, snapshot(current))
     return current
 
@@ -330,6 +333,7 @@ def delete_hand(hand: Hand, user: AbstractBaseUser, version: int | None = None) 
         before = snapshot(current)
         table, number = current.table, current.number
         _audit(current, user, AuditEvent.Action.DELETE, before, None)
+        grades.hand_deleting(current)
         current.delete()
         # One at a time, lowest first, so the (table, number) constraint never sees a duplicate.
         for later in table.hands.filter(number__gt=number).order_by("number"):

@@ -30,6 +30,7 @@ from club.models import (
     Table,
     Tournament,
 )
+from club.services import grades
 
 
 class SetupError(Exception):
@@ -296,6 +297,7 @@ def delete_night(night: Night, user: AbstractBaseUser | None = None) -> NightCon
             .annotate(net=Sum("amount"))
             .order_by("player__name")
         }
+        grades.night_deleting(locked)
         ScoreLine.objects.filter(night=locked).delete()
         Hand.objects.filter(table__night=locked).delete()
         locked.delete()
