@@ -1,7 +1,17 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from club.views import clubs, hands, nights, players, setup, sheets, standings, tournaments
+from club.views import (
+    clubs,
+    grades,
+    hands,
+    nights,
+    players,
+    setup,
+    sheets,
+    standings,
+    tournaments,
+)
 
 # Everything about one club lives under /c/<slug>/, and every view checks the user's role there.
 club_patterns = (
@@ -13,6 +23,7 @@ club_patterns = (
     + players.urlpatterns
     + sheets.urlpatterns  # printable sheets (PDF), club/views/sheets.py
     + tournaments.urlpatterns
+    + grades.urlpatterns  # grade settings, club/views/grades.py
 )
 
 urlpatterns = [

@@ -32,10 +32,13 @@ from django.db import connection, transaction
 from django.db.models import OuterRef, Q, Subquery
 
 from club.models import (
+    AuditEvent,
     Club,
     Grade,
     GradeLine,
     GradeNight,
+    GradeOptOut,
+    GradeSettings,
     Hand,
     Night,
     Player,
@@ -328,3 +331,58 @@ def night_deleting(night: Night) -> None:
 
 def rebuild_all(clubs: Iterable[Club]) -> dict[str, int]:
     return {club.slug: rebuild(club) for club in clubs}
+
+
+def update_settings(
+    club: Club,
+    user,
+    *,
+    enabled: bool,
+    min_hands: int,
+    ladder_by_grade: bool,
+    not_public: Iterable[Player],
+) -> bool:
+    """Save the club's grade settings and who is not graded in public, with one audit event;
+    returns whether anything changed."""
+    if not 1 <= min_hands <= 10_000:
+        raise ValueError("A grade needs between 1 and 10,000 hands.")
+    hidden = {p.pk: p for p in not_public}
+    if any(p.club_id != club.pk for p in hidden.values()):
+        raise ValueError("Only players of this club can be left out of public grades.")
+    with transaction.atomic():
+        settings, _ = GradeSettings.objects.select_for_update().get_or_create(club=club)
+        before_hidden = dict(
+            GradeOptOut.objects.filter(player__club=club).values_list("player_id", "player__name")
+        )
+        before = {
+            "enabled": settings.enabled,
+            "min_hands": settings.min_hands,
+            "ladder_by_grade": settings.ladder_by_grade,
+            "not graded in public": sorted(before_hidden.values()),
+        }
+        after = {
+            "enabled": enabled,
+            "min_hands": min_hands,
+            "ladder_by_grade": ladder_by_grade,
+            "not graded in public": sorted(p.name for p in hidden.values()),
+        }
+        if before == after:
+            return False
+        settings.enabled, settings.min_hands = enabled, min_hands
+        settings.ladder_by_grade = ladder_by_grade
+        settings.save()
+        GradeOptOut.objects.filter(player__club=club).exclude(player_id__in=hidden).delete()
+        GradeOptOut.objects.bulk_create(
+            [GradeOptOut(player=p) for pk, p in hidden.items() if pk not in before_hidden]
+        )
+        changed = sorted(k for k in after if after[k] != before[k])
+        AuditEvent.objects.create(
+            club=club,
+            night=None,
+            user=user,
+            action=AuditEvent.Action.UPDATE,
+            subject="Grade settings",
+            before={k: before[k] for k in changed},
+            after={k: after[k] for k in changed},
+        )
+    return True
