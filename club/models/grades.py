@@ -71,12 +71,25 @@ class _Rating(models.Model):
 
 class GradeLine(_Rating):
     """A player's rating just after one rated hand. `sort_key` is the order hands are rated in
-    (services.grades.hand_key: night date, night id, round, hand id), as text that sorts so."""
+    (services.grades.hand_key: night date, night id, round, hand id), as text that sorts so.
 
-    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="+")
-    hand = models.ForeignKey("club.Hand", on_delete=models.CASCADE, related_name="grade_lines")
-    player = models.ForeignKey("club.Player", on_delete=models.CASCADE, related_name="+")
-    night = models.ForeignKey("club.Night", on_delete=models.CASCADE, related_name="+")
+    A club has about as many of these as score lines (a million in the benchmark club), all
+    written again by a rebuild: so the database keeps no foreign-key constraints on them (four
+    deferred checks per row at commit would double a rebuild). Django's own cascade still deletes
+    them with their hand, player, night or club, and the grade service deletes them first."""
+
+    club = models.ForeignKey(
+        "club.Club", on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    hand = models.ForeignKey(
+        "club.Hand", on_delete=models.CASCADE, related_name="grade_lines", db_constraint=False
+    )
+    player = models.ForeignKey(
+        "club.Player", on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    night = models.ForeignKey(
+        "club.Night", on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
     sort_key = models.CharField(max_length=48)
 
     class Meta:

@@ -25,6 +25,8 @@ class Command(BaseCommand):
                 raise CommandError(f"No club {slug!r}.")
         for club in clubs:
             started = time.perf_counter()
-            rated = grades.rebuild(club)
+            timings: dict[str, float] = {}
+            rated = grades.rebuild(club, timings)
             seconds = time.perf_counter() - started
-            self.stdout.write(f"{club.slug}: {rated} hands rated in {seconds:.1f} s")
+            parts = ", ".join(f"{k} {v:.1f} s" for k, v in timings.items())
+            self.stdout.write(f"{club.slug}: {rated} hands rated in {seconds:.1f} s ({parts})")
