@@ -191,10 +191,18 @@ GRADE_FIELDS = ["club", "player", "mu", "sigma", "hands", "day"]
 
 
 def recompute_from(
-    club_id: int, key: str, exclude: Iterable[int] = (), timings: dict[str, float] | None = None
+    club_id: int,
+    key: str,
+    exclude: Iterable[int] = (),
+    timings: dict[str, float] | None = None,
+    saved: Hand | None = None,
 ) -> int:
     """Rate the club's hands again from the hand at `key` on (all of them for ""), leaving out
-    the hands `exclude` (about to be deleted); returns how many hands were rated. `timings`, if
+    the hands `exclude` (about to be deleted); returns how many hands were rated.
+
+    `saved` is the hand at `key` when it was just recorded or corrected: if no rated hand comes
+    after it (a hand recorded at the end of the night), only it is rated, and its players' night
+    and current ratings are upserted, in a few small queries. `timings`, if
     given, gets the seconds spent reading, rating and writing, and this process's CPU seconds in
     each (`name cpu`): on a busy machine the wall clock says more about the neighbours."""
     clock = [time.perf_counter(), time.process_time()]
@@ -214,6 +222,8 @@ def recompute_from(
         moved = set(later.values_list("player_id", flat=True).distinct().order_by())
         if moved:
             later._raw_delete(later.db)
+        elif saved is not None:
+            return _rate_last(club_id, saved)
         hands = _load_hands(club_id, key, exclude)
         playing = {int(p) for h in hands for p in h.hand.players}
         touched = moved | playing
@@ -242,6 +252,71 @@ def recompute_from(
         _refresh_current(club_id, touched, {int(p): r for p, r in ratings.items()})
         lap("write")
     return len(hands)
+
+
+def _rated(hand: Hand, players: list[str]) -> _Hand | None:
+    table = hand.table
+    date = table.night.date
+
+    def key_of(pk: int | None) -> str | None:
+        return None if pk is None else str(pk)
+
+    rated = core.grade_hand(
+        sort_key(date, table.night_id, table.round_number, hand.pk),
+        date.toordinal(),
+        players,
+        hand.contract,
+        key_of(hand.declarer_id),
+        key_of(hand.partner_id),
+        hand.made,
+        key_of(hand.last_trick_by_id),
+    )
+    return None if rated is None else _Hand(rated, hand.pk, table.night_id, date)
+
+
+def _rate_last(club_id: int, hand: Hand) -> int:
+    """Rate a hand after which no rated hand comes: from its players' current ratings."""
+    players = [
+        str(p)
+        for p in ScoreLine.objects.filter(hand=hand)
+        .order_by("pk")
+        .values_list("player_id", flat=True)
+    ]
+    found = _rated(hand, players)
+    if found is None:
+        return 0
+    ids = [int(p) for p in found.hand.players]
+    before = {
+        str(g.player_id): g.rating for g in Grade.objects.filter(club_id=club_id, player_id__in=ids)
+    }
+    after = core.rate_hand(before, found.hand)
+    lines, nights, grades = [], [], []
+    for player, r in after.items():
+        pid = int(player)
+        lines.append(
+            GradeLine(
+                club_id=club_id, hand_id=hand.pk, player_id=pid, night_id=found.night_id,
+                sort_key=found.hand.order, mu=r.mu, sigma=r.sigma, hands=r.hands, day=r.day,
+            )
+        )  # fmt: skip
+        nights.append(
+            GradeNight(
+                club_id=club_id, player_id=pid, night_id=found.night_id, date=found.date,
+                mu=r.mu, sigma=r.sigma, hands=r.hands, day=r.day,
+            )
+        )  # fmt: skip
+        grades.append(
+            Grade(club_id=club_id, player_id=pid, mu=r.mu, sigma=r.sigma, hands=r.hands, day=r.day)
+        )
+    rating = ["mu", "sigma", "hands", "day"]
+    GradeLine.objects.bulk_create(lines)
+    GradeNight.objects.bulk_create(
+        nights, update_conflicts=True, unique_fields=["player", "night"], update_fields=rating
+    )
+    Grade.objects.bulk_create(
+        grades, update_conflicts=True, unique_fields=["player"], update_fields=rating
+    )
+    return 1
 
 
 def _refresh_nights(
@@ -295,7 +370,7 @@ def rebuild(club: Club, timings: dict[str, float] | None = None) -> int:
 
 def hand_saved(hand: Hand) -> None:
     """A hand was recorded or corrected: rate it and every hand after it again."""
-    recompute_from(hand.table.night.season.club_id, hand_key(hand))
+    recompute_from(hand.table.night.season.club_id, hand_key(hand), saved=hand)
 
 
 def hand_deleting(hand: Hand) -> None:
