@@ -328,9 +328,15 @@ def _refresh_nights(
     if key:
         stale = stale.filter(player_id__in=touched)
         date, night_id, _, _ = _parse(key)
+        # The night's lines before `key`: a range of the (club, sort_key) index.
+        night_start = sort_key(date, night_id, 0, 0)
         kept = (
             GradeLine.objects.filter(
-                club_id=club_id, night_id=night_id, player_id__in=touched, sort_key__lt=key
+                club_id=club_id,
+                sort_key__gte=night_start,
+                sort_key__lt=key,
+                night_id=night_id,
+                player_id__in=touched,
             )
             .order_by("sort_key")
             .values_list("player_id", "mu", "sigma", "hands", "day")
