@@ -40,6 +40,8 @@ class GradeBench:
     stages: dict[str, float]
     save_ms: float  # median hand save with grades kept
     save_without_ms: float  # ... with the grade hook switched off
+    save_cpu_ms: float  # the same in this process's CPU time (not the database server's)
+    save_without_cpu_ms: float
     correction_ms: float  # correcting hand 1 of 24 at the bench night
     night_correction_ms: float | None  # correcting the first hand of the club's last night
     night_hands: int  # hands rated again by that correction
@@ -55,9 +57,11 @@ def _grades_off() -> Iterator[None]:
         grades.recompute_from = saved  # type: ignore[assignment]
 
 
-def _ms(fn: Callable[[], object]) -> float:
-    start = time.perf_counter()
+def _ms(fn: Callable[[], object], cpu: list[float] | None = None) -> float:
+    start, process = time.perf_counter(), time.process_time()
     fn()
+    if cpu is not None:
+        cpu.append((time.process_time() - process) * 1000)
     return (time.perf_counter() - start) * 1000
 
 
@@ -74,7 +78,7 @@ def bench_grades(club: Club, runs: int = 24, rebuild: bool = True) -> GradeBench
     night = create_night(season, last + dt.timedelta(days=1), [(seated, 0)])
     table = night.tables.get()
     table.night = night
-    with_grades, without = [], []
+    with_grades, without, cpu_with, cpu_without = [], [], [], []
     try:
         for i in range(runs):
 
@@ -85,9 +89,9 @@ def bench_grades(club: Club, runs: int = 24, rebuild: bool = True) -> GradeBench
 
             if i % 2:
                 with _grades_off():
-                    without.append(_ms(save))
+                    without.append(_ms(save, cpu_without))
             else:
-                with_grades.append(_ms(save))
+                with_grades.append(_ms(save, cpu_with))
         first = Hand.objects.filter(table=table).order_by("number").first()
         correction = _correct(first, user)
         # The club's own last night (before the bench night): its first hand corrected.
@@ -113,6 +117,8 @@ def bench_grades(club: Club, runs: int = 24, rebuild: bool = True) -> GradeBench
         timings,
         statistics.median(with_grades),
         statistics.median(without),
+        statistics.median(cpu_with),
+        statistics.median(cpu_without),
         correction,
         night_correction,
         own_hands + runs,
@@ -143,7 +149,9 @@ def report(result: GradeBench) -> list[str]:
         f"  rebuild: {result.hands:,} hands in {result.rebuild_s:.1f} s wall, "
         f"{result.rebuild_cpu_s:.1f} s CPU ({stages})",
         f"  hand save: {result.save_ms:.1f} ms with grades, {result.save_without_ms:.1f} ms "
-        f"without: {result.save_ms - result.save_without_ms:+.1f} ms for grades (medians)",
+        f"without: {result.save_ms - result.save_without_ms:+.1f} ms for grades (medians; in "
+        f"this process's CPU {result.save_cpu_ms:.1f} against {result.save_without_cpu_ms:.1f} ms, "
+        f"{result.save_cpu_ms - result.save_without_cpu_ms:+.1f} ms)",
         f"  correcting hand 1 of a night of 24 hands: {result.correction_ms:.1f} ms",
     ] + (
         [
