@@ -138,14 +138,20 @@ def test_head_to_head_equals_sql_written_by_hand(client, played, club, players, 
     client.force_login(secretary)
     response = client.get(player_url(club, ann, season=played.pk, vs=bob.pk))
     text = " ".join(response.content.decode().split())
-    assert f"Hands at the same table</dt><dd>{hands} in {played.name}" in text
-    assert f"Ann called against Bob</dt><dd>{called}, made {called_made}" in text
+    assert f"{hands} hands at the same table in {played.name}." in text
+    rows, _ = table_text(response.content, "h2h")
+    assert rows[0][1:] == ["Ann", "Bob"]
+    assert rows[1][1:] == [club.format_amount(net, signed=True),
+                           club.format_amount(other_net, signed=True)]  # fmt: skip
+    assert rows[2][1:] == [str(called), str(other_called)]
+    assert rows[3][1] == str(called_made)
+    assert f"Prop &amp; Cop as partners: {together} hand" in text
     # A player of another club, or no such player, is refused with a message.
     response = client.get(player_url(club, ann, season=played.pk, vs=999999))
     assert "Select a valid choice" in response.content.decode() or "Choose a player" in (
         response.content.decode()
     )
-    assert "Hands at the same table" not in response.content.decode()
+    assert "at the same table in" not in response.content.decode()
 
 
 def test_standings_show_each_players_grade_from_the_rating(client, played, club, viewer):
@@ -292,7 +298,7 @@ def test_page_queries_do_not_grow_with_grades(
     client.force_login(secretary)
     with django_assert_max_num_queries(23):  # the page's 15, the grade's 6, head to head 2
         response = client.get(player_url(season.club, ann, season=season.pk, vs=bob.pk))
-        assert "Hands at the same table" in response.content.decode()
+        assert "at the same table in" in response.content.decode()
     with django_assert_max_num_queries(14):
         assert client.get(reverse("standings", args=[season.club.slug])).status_code == 200
 
