@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('club', '0004_tournaments'),
+        ('club', '0008_races_names_and_rights'),
     ]
 
     operations = [
