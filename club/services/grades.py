@@ -215,15 +215,15 @@ def recompute_from(
             clock[:] = [now, cpu]
 
     with transaction.atomic():
-        Club.objects.select_for_update().filter(pk=club_id).values_list("pk").first()
+        _lock_club(club_id)
+        if saved is not None and not _rated_from(club_id, key):
+            return _rate_last(club_id, saved)
         later = GradeLine.objects.filter(club_id=club_id)
         if key:
             later = later.filter(sort_key__gte=key)
         moved = set(later.values_list("player_id", flat=True).distinct().order_by())
         if moved:
             later._raw_delete(later.db)
-        elif saved is not None:
-            return _rate_last(club_id, saved)
         hands = _load_hands(club_id, key, exclude)
         playing = {int(p) for h in hands for p in h.hand.players}
         touched = moved | playing
@@ -275,48 +275,72 @@ def _rated(hand: Hand, players: list[str]) -> _Hand | None:
 
 
 def _rate_last(club_id: int, hand: Hand) -> int:
-    """Rate a hand after which no rated hand comes: from its players' current ratings."""
-    players = [
-        str(p)
-        for p in ScoreLine.objects.filter(hand=hand)
-        .order_by("pk")
-        .values_list("player_id", flat=True)
-    ]
-    found = _rated(hand, players)
-    if found is None:
-        return 0
-    ids = [int(p) for p in found.hand.players]
-    before = {
-        str(g.player_id): g.rating for g in Grade.objects.filter(club_id=club_id, player_id__in=ids)
-    }
-    after = core.rate_hand(before, found.hand)
-    lines, nights, grades = [], [], []
-    for player, r in after.items():
-        pid = int(player)
-        lines.append(
-            GradeLine(
-                club_id=club_id, hand_id=hand.pk, player_id=pid, night_id=found.night_id,
-                sort_key=found.hand.order, mu=r.mu, sigma=r.sigma, hands=r.hands, day=r.day,
-            )
-        )  # fmt: skip
-        nights.append(
-            GradeNight(
-                club_id=club_id, player_id=pid, night_id=found.night_id, date=found.date,
-                mu=r.mu, sigma=r.sigma, hands=r.hands, day=r.day,
-            )
-        )  # fmt: skip
-        grades.append(
-            Grade(club_id=club_id, player_id=pid, mu=r.mu, sigma=r.sigma, hands=r.hands, day=r.day)
+    """Rate a hand after which no rated hand comes, from its players' current ratings: one read
+    and three inserts (the night's and current ratings upserted), in plain SQL, as this runs in
+    every hand save."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT s.player_id, g.mu, g.sigma, g.hands, g.day FROM {ScoreLine._meta.db_table} s "
+            f"LEFT JOIN {Grade._meta.db_table} g ON g.player_id = s.player_id "
+            "WHERE s.hand_id = %s ORDER BY s.id",
+            [hand.pk],
         )
-    rating = ["mu", "sigma", "hands", "day"]
-    GradeLine.objects.bulk_create(lines)
-    GradeNight.objects.bulk_create(
-        nights, update_conflicts=True, unique_fields=["player", "night"], update_fields=rating
-    )
-    Grade.objects.bulk_create(
-        grades, update_conflicts=True, unique_fields=["player"], update_fields=rating
-    )
+        rows = cursor.fetchall()
+        found = _rated(hand, [str(row[0]) for row in rows])
+        if found is None:
+            return 0
+        before = {
+            str(pid): core.Rating(mu, sigma, n, day)
+            for pid, mu, sigma, n, day in rows
+            if mu is not None
+        }
+        after = core.rate_hand(before, found.hand)
+        lines, nights, grades = [], [], []
+        for player, r in after.items():
+            pid = int(player)
+            rating = (r.mu, r.sigma, r.hands, r.day)
+            lines.append((club_id, hand.pk, pid, found.night_id, found.hand.order, *rating))
+            nights.append((club_id, pid, found.night_id, found.date, *rating))
+            grades.append((club_id, pid, *rating))
+        update = (
+            "ON CONFLICT ({}) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+            "hands = excluded.hands, day = excluded.day"
+        )
+        for model, fields, values, conflict in (
+            (GradeLine, LINE_FIELDS, lines, None),
+            (GradeNight, NIGHT_FIELDS, nights, "player_id, night_id"),
+            (Grade, GRADE_FIELDS, grades, "player_id"),
+        ):
+            columns = [model._meta.get_field(f).column for f in fields]
+            one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+            cursor.execute(
+                f"INSERT INTO {model._meta.db_table} ({', '.join(columns)}) VALUES "
+                + ", ".join([one] * len(values))
+                + (" " + update.format(conflict) if conflict else ""),
+                [value for row in values for value in row],
+            )
     return 1
+
+
+def _lock_club(club_id: int) -> None:
+    """Changes to one club's grades take turns (PostgreSQL; SQLite has one writer at a time,
+    and the hand service has written by the time grades are kept)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT 1 FROM {Club._meta.db_table} WHERE id = %s FOR UPDATE", [club_id]
+            )
+
+
+def _rated_from(club_id: int, key: str) -> bool:
+    """Whether any rated hand comes at or after `key`."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT 1 FROM {GradeLine._meta.db_table} WHERE club_id = %s AND sort_key >= %s "
+            "LIMIT 1",
+            [club_id, key],
+        )
+        return cursor.fetchone() is not None
 
 
 def _refresh_nights(
