@@ -5,6 +5,7 @@ from club.views import (
     accounts,
     audit,
     clubs,
+    grades,
     hands,
     interchange,
     live,
@@ -34,6 +35,7 @@ club_patterns = (
     + interchange.urlpatterns  # the club data file, club/views/interchange.py
     + table_links.club_urlpatterns  # tables' links and QR codes, club/views/table_links.py
     + live.urlpatterns  # the live night board, club/views/live.py
+    + grades.urlpatterns  # grade settings, club/views/grades.py
 )
 
 urlpatterns = [

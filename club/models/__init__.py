@@ -1,5 +1,6 @@
 from club.models.audit import AuditEvent
 from club.models.clubs import Club, Membership, Player, Role
+from club.models.grades import Grade, GradeLine, GradeNight, GradeOptOut, GradeSettings
 from club.models.hands import Hand, ScoreLine
 from club.models.nights import Night, Seat, Table
 from club.models.rules import RuleSet
@@ -13,6 +14,11 @@ __all__ = [
     "AuditEvent",
     "Club",
     "Entry",
+    "Grade",
+    "GradeLine",
+    "GradeNight",
+    "GradeOptOut",
+    "GradeSettings",
     "Hand",
     "Membership",
     "Night",

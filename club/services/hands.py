@@ -13,6 +13,7 @@ from django.db.models import F
 
 import scoring
 from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table, TableLink
+from club.services import grades
 from club.services.ladder import ladder_amounts
 from club.services.locks import NightGone, lock_night
 
@@ -403,6 +404,7 @@ def record_hand(
             ) from None
         hand.resent = False  # type: ignore[attr-defined]
         _write_lines(hand, scored)
+        grades.hand_saved(hand)
         _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand), via)
     return hand
 
@@ -439,6 +441,7 @@ def update_hand(
         current.refresh_from_db()
         current.score_lines.all().delete()
         _write_lines(current, scored)
+        grades.hand_saved(current)
         _audit(current, user, AuditEvent.Action.UPDATE, before, snapshot(current), via)
     return current
 
@@ -463,6 +466,7 @@ def delete_hand(
         before = snapshot(current)
         table, number = current.table, current.number
         _audit(current, user, AuditEvent.Action.DELETE, before, None, via)
+        grades.hand_deleting(current)
         current.delete()
         # One at a time, lowest first, so the (table, number) constraint never sees a duplicate.
         for later in table.hands.filter(number__gt=number).order_by("number"):

@@ -22,6 +22,9 @@ class Command(BaseCommand):
             "--reset", action="store_true", help="delete the club first if it exists"
         )
         parser.add_argument(
+            "--no-grades", action="store_true", help="do not rate the hands (rebuild_grades later)"
+        )
+        parser.add_argument(
             "--if-missing", action="store_true", help="do nothing when the club already exists"
         )
 
@@ -49,6 +52,10 @@ class Command(BaseCommand):
             seed=int(options["seed"]),  # type: ignore[arg-type]
             name="Crown & Anchor Solo School" if slug == "demo" else f"Benchmark club {slug}",
         )
+        if not options["no_grades"]:
+            from club.services.grades import rebuild
+
+            rebuild(summary.club)
         analysed = db_stats.analyze()  # a bulk load: fresh statistics for PostgreSQL's planner
         if analysed:
             self.stdout.write(f"Analysed {len(analysed)} tables for the query planner.")
