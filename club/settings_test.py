@@ -22,3 +22,8 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # "database table is locked"; in a file, each connection waits its turn for the lock.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+
+# Tasks run at once in the test's own thread; email goes to django.core.mail.outbox.
+TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+SITE_URL = "http://testserver"

@@ -1,7 +1,18 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from club.views import clubs, hands, nights, players, setup, sheets, standings, tournaments
+from club.views import (
+    clubs,
+    hands,
+    ledger,
+    members,
+    nights,
+    players,
+    setup,
+    sheets,
+    standings,
+    tournaments,
+)
 
 # Everything about one club lives under /c/<slug>/, and every view checks the user's role there.
 club_patterns = (
@@ -13,6 +24,8 @@ club_patterns = (
     + players.urlpatterns
     + sheets.urlpatterns  # printable sheets (PDF), club/views/sheets.py
     + tournaments.urlpatterns
+    + ledger.urlpatterns  # after the night: publishing, money owed (issue 11)
+    + members.urlpatterns  # members' own view, claiming a record, unsubscribing (issue 11)
 )
 
 urlpatterns = [

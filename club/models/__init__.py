@@ -1,6 +1,7 @@
 from club.models.audit import AuditEvent
 from club.models.clubs import Club, Membership, Player, Role
 from club.models.hands import Hand, ScoreLine
+from club.models.ledger import Debt, Delivery, Netting, PlayerClaim, Publication, Settlement
 from club.models.nights import Night, Seat, Table
 from club.models.rules import RuleSet
 from club.models.seasons import Season, StandingsMethod
@@ -10,17 +11,23 @@ from club.models.tournaments import Entry, Tournament
 __all__ = [
     "AuditEvent",
     "Club",
+    "Debt",
+    "Delivery",
     "Entry",
     "Hand",
     "Membership",
+    "Netting",
     "Night",
     "NightTotal",
     "Player",
+    "PlayerClaim",
+    "Publication",
     "Role",
     "RuleSet",
     "ScoreLine",
     "Season",
     "Seat",
+    "Settlement",
     "StandingsMethod",
     "Table",
     "Tournament",

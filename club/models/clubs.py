@@ -21,6 +21,16 @@ class Club(models.Model):
     is_public = models.BooleanField(
         default=False, help_text="Anyone may read nights and standings without logging in."
     )
+    # After the last hand (issue 11): a closed night stays provisional this long, while the
+    # secretary may still correct hands; then it is published and every player is emailed.
+    correction_minutes = models.PositiveSmallIntegerField(
+        default=30,
+        help_text="Minutes a closed night stays provisional before it is published (0: at once).",
+    )
+    players_may_claim = models.BooleanField(
+        default=False,
+        help_text="Players may claim their own record by email, with a one-time link.",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -68,12 +78,30 @@ class Player(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=60)
     active = models.BooleanField(default=True)
+    # Issue 11: the player's own results by email, and their own account's view of them.
+    email = models.EmailField(blank=True, help_text="Their results are emailed here.")
+    email_results = models.BooleanField(
+        default=True, help_text="Email them their result when a night is published."
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="player_records",
+        help_text="The account that sees this player's own nights and money owed.",
+    )
 
     class Meta:
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(
                 Lower("name"), "club", name="player_name_unique_in_club_ignoring_case"
+            ),
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=models.Q(user__isnull=False),
+                name="player_one_record_per_user_in_club",
             ),
         ]
 

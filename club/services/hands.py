@@ -12,6 +12,7 @@ from django.db.models import F
 
 import scoring
 from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table
+from club.services import publish
 from club.services.ladder import ladder_amounts
 
 
@@ -147,8 +148,9 @@ def snapshot(hand: Hand) -> dict[str, Any]:
     }
 
 
-def _check_open(night: Night) -> None:
-    if night.is_closed:
+def _check_open(night: Night, user: AbstractBaseUser | None = None) -> None:
+    # A secretary may still correct a closed night inside its correction window (issue 11).
+    if night.is_closed and not publish.may_correct(night, user):
         raise HandConflict("This night is closed. A secretary must reopen it before any change.")
 
 
@@ -260,7 +262,7 @@ def record_hand(
             )
             .get(pk=table.pk)
         )
-        _check_open(locked.night)
+        _check_open(locked.night, user)
         table.night.season = locked.night.season
         rule_set = table.night.season.rule_set
         scored = score_entry(table, entry, rule_set.rules)
@@ -282,6 +284,7 @@ def record_hand(
             ) from None
         _write_lines(hand, scored)
         _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand))
+        publish.after_correction(locked.night, user)
     return hand
 
 
@@ -293,7 +296,7 @@ def update_hand(hand: Hand, entry: HandEntry, user: AbstractBaseUser, version: i
             .select_related("table", "table__night", "table__night__season", "rule_set")
             .get(pk=hand.pk)
         )
-        _check_open(current.table.night)
+        _check_open(current.table.night, user)
         if current.version != version:
             raise HandConflict(
                 f"Hand {current.number} was changed by someone else after you opened it. "
@@ -310,6 +313,7 @@ def update_hand(hand: Hand, entry: HandEntry, user: AbstractBaseUser, version: i
         current.score_lines.all().delete()
         _write_lines(current, scored)
         _audit(current, user, AuditEvent.Action.UPDATE, before, snapshot(current))
+        publish.after_correction(current.table.night, user)
     return current
 
 
@@ -321,7 +325,7 @@ def delete_hand(hand: Hand, user: AbstractBaseUser, version: int | None = None) 
             .select_related("table", "table__night", "table__night__season")
             .get(pk=hand.pk)
         )
-        _check_open(current.table.night)
+        _check_open(current.table.night, user)
         if version is not None and current.version != version:
             raise HandConflict(
                 f"Hand {current.number} was changed by someone else after you opened it. "
@@ -335,6 +339,7 @@ def delete_hand(hand: Hand, user: AbstractBaseUser, version: int | None = None) 
         for later in table.hands.filter(number__gt=number).order_by("number"):
             later.number -= 1
             later.save(update_fields=["number"])
+        publish.after_correction(table.night, user)
 
 
 def close_night(night: Night, user: AbstractBaseUser) -> None:
@@ -355,6 +360,7 @@ def close_night(night: Night, user: AbstractBaseUser) -> None:
             action=AuditEvent.Action.CLOSE,
             subject=str(night),
         )
+        publish.on_close(locked, user)
 
 
 def reopen_night(night: Night, user: AbstractBaseUser) -> None:
@@ -362,6 +368,7 @@ def reopen_night(night: Night, user: AbstractBaseUser) -> None:
         locked = Night.objects.select_for_update().get(pk=night.pk)
         if not locked.is_closed:
             raise HandConflict("This night is already open.")
+        publish.on_reopen(locked, user)  # no longer provisional nor published (issue 11)
         locked.status = Night.Status.OPEN
         locked.closed_at = None
         locked.closed_by = None

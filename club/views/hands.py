@@ -25,7 +25,7 @@ from club.forms.hands import (
     edit_hand_form,
     new_hand_form,
 )
-from club.models import Club, Hand, Table
+from club.models import Club, Hand, Night, Table
 from club.queries.table_sheet import prefetch_seats, table_sheet
 from club.services import hands as hand_service
 
@@ -33,6 +33,18 @@ PAGE = "club/table.html"
 CLOSED_MESSAGE = (
     "This night is closed: the sheet is final. A secretary must reopen it to change it."
 )
+CORRECTION_MESSAGE = (
+    "This night is closed and provisional: as secretary you may still correct it until its "
+    "results are published."
+)
+
+
+def _locked(request: HttpRequest, club: Club, night: Night) -> bool:
+    """No changes at this night for this user: closed, unless a secretary is correcting it in
+    its correction window (issue 11)."""
+    return night.is_closed and not (
+        night.is_provisional and access.can(request.user, club, access.MANAGE)
+    )
 
 
 # --- fetching, always scoped to the club -------------------------------------------------------
@@ -93,8 +105,14 @@ def _context(request: HttpRequest, club: Club, table: Table, **extra: Any) -> di
         "night": night,
         "rule_set": night.season.rule_set,
         "can_score": can_score,
-        "can_change": can_score and not night.is_closed,
-        "closed_message": CLOSED_MESSAGE if night.is_closed else "",
+        "can_change": can_score and not _locked(request, club, night),
+        "closed_message": (
+            CLOSED_MESSAGE
+            if _locked(request, club, night)
+            else CORRECTION_MESSAGE
+            if night.is_closed
+            else ""
+        ),
         "mode": "new",
         "show_errors": True,
         # At a tournament's table: its round and hands per round (fetched with the table).
@@ -134,7 +152,9 @@ def _page(
     request: HttpRequest, club: Club, table: Table, status: int = 200, **extra: Any
 ) -> HttpResponse:
     """The whole table page (also the answer to a POST made without htmx that went wrong)."""
-    can_change = access.can(request.user, club, access.SCORE) and not table.night.is_closed
+    can_change = access.can(request.user, club, access.SCORE) and not _locked(
+        request, club, table.night
+    )
     if can_change and "form" not in extra:
         extra["form"] = _new_form(table)
     context = _context(request, club, table, **extra)
@@ -151,7 +171,7 @@ def _entry_and_sheet(
     request: HttpRequest, club: Club, table: Table, status: int = 200, **extra: Any
 ) -> HttpResponse:
     """After a change: a fresh form for the next hand, and the sheet swapped out of band."""
-    if not table.night.is_closed:
+    if not _locked(request, club, table.night):
         extra.setdefault("form", _new_form(table))
     context = _context(request, club, table, **extra)
     context["sheet"] = table_sheet(table)
@@ -193,7 +213,7 @@ def hand_form(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     club, table = _club_table(request, slug, table_id, access.SCORE)
     if not request.htmx and request.method == "GET":
         return redirect("table_detail", club.slug, table.pk)
-    if table.night.is_closed:
+    if _locked(request, club, table.night):
         return _entry(request, club, table)
     hand = _hand_in_table(request, club, table)
     data = request.POST if request.method == "POST" else None
@@ -218,7 +238,7 @@ def hand_preview(request: HttpRequest, slug: str, table_id: int) -> HttpResponse
 @require_POST
 def hand_create(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     club, table = _club_table(request, slug, table_id, access.SCORE)
-    if table.night.is_closed:
+    if _locked(request, club, table.night):
         return _closed(request, club, table)
     form = new_hand_form(table, request.POST)
     if not form.is_valid() or form.entry is None:
@@ -245,7 +265,7 @@ def hand_create(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
 def hand_edit(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     club, hand = _club_hand(request, slug, hand_id, access.SCORE)
     table = hand.table
-    if table.night.is_closed:
+    if _locked(request, club, table.night):
         return _closed(request, club, table)
     if request.method == "GET":
         form = edit_hand_form(hand)
@@ -259,7 +279,7 @@ def hand_edit(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
         hand_service.update_hand(hand, form.entry, request.user, form.cleaned_data["version"])
     except hand_service.HandConflict as conflict:
         table.night.refresh_from_db()
-        if table.night.is_closed:
+        if _locked(request, club, table.night):
             return _closed(request, club, table)
         return _edit_page(request, club, table, hand, form, status=409, conflict=str(conflict))
     return _done(request, club, table, f"Hand {hand.number} corrected: {_outcome(form)}.")
@@ -271,7 +291,7 @@ def hand_delete(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     """GET asks to confirm; POST deletes, and the later hands move up one."""
     club, hand = _club_hand(request, slug, hand_id, access.SCORE)
     table = hand.table
-    if table.night.is_closed:
+    if _locked(request, club, table.night):
         return _closed(request, club, table)
     if request.method == "GET":
         form = DeleteHandForm(initial={"version": hand.version})
@@ -283,7 +303,7 @@ def hand_delete(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
         hand_service.delete_hand(hand, request.user, version=form.cleaned_data["version"])
     except hand_service.HandConflict as conflict:
         table.night.refresh_from_db()
-        if table.night.is_closed:
+        if _locked(request, club, table.night):
             return _closed(request, club, table)
         return _delete_page(request, club, table, hand, form, status=409, conflict=str(conflict))
     return _done(request, club, table, f"Hand {hand.number} deleted; the later hands moved up.")
