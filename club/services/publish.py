@@ -15,6 +15,7 @@ import logging
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
+from django.db.transaction import on_commit
 from django.utils import timezone
 
 from club.models import AuditEvent, Delivery, Membership, Night, Publication, Role
@@ -47,7 +48,7 @@ def on_close(night: Night, user: AbstractBaseUser | None) -> None:
         _publish_locked(night, user)
     else:
         night_id, when = night.pk, night.publish_after
-        transaction.on_commit(lambda: schedule(night_id, when))
+        on_commit(lambda: schedule(night_id, when))
 
 
 def on_reopen(night: Night, user: AbstractBaseUser | None) -> None:
@@ -84,17 +85,20 @@ def schedule(night_id: int, when: dt.datetime) -> None:
     tasks later (the immediate one) leaves it to `manage.py publish_due` or the night page."""
     from club.tasks import publish_when_due
 
-    task = publish_when_due.using(run_after=when)
-    if not task.get_backend().supports_defer:
+    if not publish_when_due.get_backend().supports_defer:
         return
     try:
-        task.enqueue(night_id)
+        publish_when_due.using(run_after=when).enqueue(night_id)
     except Exception:  # the queue being down must not undo the close
         log.exception("Could not schedule the publication of night %s", night_id)
 
 
 def publish(
-    night: Night, user: AbstractBaseUser | None = None, *, only_if_due: bool = False
+    night: Night,
+    user: AbstractBaseUser | None = None,
+    *,
+    only_if_due: bool = False,
+    now: dt.datetime | None = None,
 ) -> Publication | None:
     """Publish the night now (the secretary), or only if its window has ended (the queue).
 
@@ -108,16 +112,24 @@ def publish(
             if only_if_due:
                 return None
             raise PublishError("Close the night before publishing its results.")
-        if only_if_due and (locked.publish_after is None or locked.publish_after > timezone.now()):
+        now = now or timezone.now()
+        if only_if_due and (locked.publish_after is None or locked.publish_after > now):
             return None
         return _publish_locked(locked, user)
 
 
-def _publish_locked(night: Night, user: AbstractBaseUser | None) -> Publication:
+def _publish_locked(night: Night, user: AbstractBaseUser | None) -> Publication | None:
     club = night.season.club
     ledger.sync_night(night, user)
-    night.published_at = timezone.now()
-    night.save(update_fields=["published_at"])
+    now = timezone.now()
+    # The state transition itself is conditional, so that even where the row lock is no lock
+    # (SQLite ignores FOR UPDATE) only one publisher can move the night from provisional.
+    moved = Night.objects.filter(
+        pk=night.pk, status=Night.Status.CLOSED, published_at__isnull=True
+    ).update(published_at=now)
+    if moved != 1:
+        return None
+    night.published_at = now
     last = night.publications.order_by("-number").values_list("number", flat=True).first()
     publication = Publication.objects.create(night=night, number=(last or 0) + 1, by=user)
     Delivery.objects.bulk_create(
@@ -136,7 +148,7 @@ def _publish_locked(night: Night, user: AbstractBaseUser | None) -> Publication:
         after={"results": "final", "emails": publication.deliveries.count()},
     )
     publication_id = publication.pk
-    transaction.on_commit(lambda: send_later(publication_id))
+    on_commit(lambda: send_later(publication_id))
     return publication
 
 
@@ -144,10 +156,10 @@ def send_later(publication_id: int, when: dt.datetime | None = None) -> None:
     """Queue the sending of a publication's emails (again later, to retry)."""
     from club.tasks import send_results
 
-    task = send_results if when is None else send_results.using(run_after=when)
-    if when is not None and not task.get_backend().supports_defer:
+    if when is not None and not send_results.get_backend().supports_defer:
         return  # `manage.py publish_due` retries them
     try:
+        task = send_results if when is None else send_results.using(run_after=when)
         task.enqueue(publication_id)
     except Exception:  # nothing is lost: the outbox rows stay pending for publish_due
         log.exception("Could not queue the emails of publication %s", publication_id)
@@ -164,7 +176,7 @@ def publish_due(now: dt.datetime | None = None) -> tuple[int, int]:
     ).values_list("pk", flat=True)
     for night_id in list(due):
         night = Night(pk=night_id)
-        if publish(night, None, only_if_due=True) is not None:
+        if publish(night, None, only_if_due=True, now=now) is not None:
             published += 1
     sent = 0
     waiting = (
