@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import formats, timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from club import access
@@ -135,8 +136,12 @@ def debt_pay(request: HttpRequest, slug: str, debt_id: int) -> HttpResponse:
         raise Http404("No such payment")
     form = PaymentForm(request.POST, club=club)
     back = request.POST.get("next") or ""
-    if not back.startswith("/") or back.startswith("//"):
-        back = reverse("night_detail", args=[club.slug, debt.night_id]) + "#owed"
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = (
+            reverse("night_detail", args=[club.slug, debt.night_id]) + "#owed"
+            if can_manage
+            else reverse("me", args=[club.slug])
+        )
     if not form.is_valid():
         messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
         return redirect(back)
