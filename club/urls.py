@@ -2,9 +2,11 @@ from django.contrib import admin
 from django.urls import include, path
 
 from club.views import (
+    audit,
     clubs,
     hands,
     ledger,
+    lockouts,
     members,
     nights,
     players,
@@ -18,6 +20,8 @@ from club.views import (
 club_patterns = (
     clubs.urlpatterns
     + setup.urlpatterns
+    + audit.urlpatterns  # the club's audit trail, deleted nights included
+    + lockouts.urlpatterns  # a secretary unlocks a locked-out member
     + nights.urlpatterns
     + hands.urlpatterns
     + standings.urlpatterns

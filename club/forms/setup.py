@@ -56,6 +56,7 @@ class ClubSettingsForm(forms.ModelForm):
             "is_public",
             "correction_minutes",
             "players_may_claim",
+            "projector_embed_origins",
         ]
         labels = {
             "name": "Club name",
@@ -65,6 +66,7 @@ class ClubSettingsForm(forms.ModelForm):
             "is_public": "Public: anyone may read nights, players and standings",
             "correction_minutes": "Correction window (minutes)",
             "players_may_claim": "Players may claim their own record by email",
+            "projector_embed_origins": "Sites that may embed the projector page",
         }
         help_texts = {
             "unit_kind": "Changing this after hands are scored only changes how amounts are shown.",

@@ -5,6 +5,7 @@ from club.models.ledger import Debt, Delivery, Netting, PlayerClaim, Publication
 from club.models.nights import Night, Seat, Table
 from club.models.rules import RuleSet
 from club.models.seasons import Season, StandingsMethod
+from club.models.sheets import NightSheetCache
 from club.models.totals import NightTotal
 from club.models.tournaments import Entry, Tournament
 
@@ -18,6 +19,7 @@ __all__ = [
     "Membership",
     "Netting",
     "Night",
+    "NightSheetCache",
     "NightTotal",
     "Player",
     "PlayerClaim",
