@@ -47,12 +47,14 @@ class Night(models.Model):
 
     @property
     def is_published(self) -> bool:
-        return self.is_closed and self.published_at is not None
+        """Closed and final. A night closed with no correction window (closed before there was
+        one, or written closed by an import or the demo) is final as it stands."""
+        return self.is_closed and (self.published_at is not None or self.publish_after is None)
 
     @property
     def is_provisional(self) -> bool:
         """Closed, inside the correction window: final figures are not out yet."""
-        return self.is_closed and self.published_at is None
+        return self.is_closed and self.published_at is None and self.publish_after is not None
 
     @property
     def club(self):

@@ -354,3 +354,12 @@ def test_the_night_page_publishes_a_night_whose_window_has_ended(played, secreta
     page = client.get(reverse("night_detail", args=["crown", played.pk])).content.decode()
     assert "results published" in page
     assert Night.objects.get(pk=played.pk).is_published
+
+
+def test_a_night_closed_without_a_window_is_final(played, secretary):
+    """Closed before there was a window (or written closed by an import or the demo): final."""
+    Night.objects.filter(pk=played.pk).update(status="closed")
+    night = Night.objects.get(pk=played.pk)
+    assert night.is_published and not night.is_provisional
+    assert publish(night, secretary) is None
+    assert publish_due(timezone.now() + dt.timedelta(days=1)) == (0, 0)
