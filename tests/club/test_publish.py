@@ -363,3 +363,43 @@ def test_a_night_closed_without_a_window_is_final(played, secretary):
     assert night.is_published and not night.is_provisional
     assert publish(night, secretary) is None
     assert publish_due(timezone.now() + dt.timedelta(days=1)) == (0, 0)
+
+
+def test_closing_queues_the_publication_for_the_end_of_the_window(
+    played, secretary, players, settings
+):
+    """With the database queue (as in production) closing schedules the task at publish_after;
+    the worker running it early publishes nothing, on time it publishes once."""
+    from django_tasks_db.models import DBTaskResult
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    give_emails(players[:4])
+    close_night(played, secretary)
+    played.refresh_from_db()
+    queued = DBTaskResult.objects.get(task_path="club.tasks.publish_when_due")
+    assert queued.run_after == played.publish_after
+    assert queued.args_kwargs == {"args": [played.pk], "kwargs": {}}
+    from club.tasks import publish_when_due
+
+    assert publish_when_due.call(played.pk) is False  # too early: nothing happens
+    Night.objects.filter(pk=played.pk).update(publish_after=timezone.now())
+    assert publish_when_due.call(played.pk) is True
+    assert publish_when_due.call(played.pk) is False
+    assert Publication.objects.filter(night=played).count() == 1
+    # The emails were queued for the worker, not sent in the request.
+    assert DBTaskResult.objects.filter(task_path="club.tasks.send_results").count() == 1
+    assert mail.outbox == []
+
+
+def test_publish_due_command(played, secretary, players):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    give_emails(players[:4])
+    close_night(played, secretary)
+    Night.objects.filter(pk=played.pk).update(publish_after=timezone.now())
+    out = StringIO()
+    call_command("publish_due", stdout=out)
+    assert out.getvalue().strip() == "1 night(s) published, 0 email(s) sent."
+    assert len(mail.outbox) == 4  # sent by the task the publication queued
