@@ -88,6 +88,17 @@ def balance(player: Player) -> int:
     return balances(player.club, [player.pk])[player.pk]
 
 
+def _lock(debt_ids: list[int]) -> None:
+    """Lock these debts' rows, in id order (so two writers never wait on each other in a
+    circle). Sums over their settlements must be read after this, in a statement of their own."""
+    list(
+        Debt.objects.select_for_update()
+        .filter(pk__in=debt_ids)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
 def _audit(club: Club, night: Night | None, user: AbstractBaseUser | None, subject: str, after):
     AuditEvent.objects.create(
         club=club,
@@ -120,8 +131,9 @@ def sync_night(night: Night, user: AbstractBaseUser | None = None) -> bool:
     nets = _night_nets(night)
     if sum(nets.values()) != 0:
         return False  # winner-only points: nothing changes hands
+    _lock(list(Debt.objects.filter(night=night).values_list("pk", flat=True)))
     debts = list(
-        with_outstanding(Debt.objects.select_for_update().filter(night=night)).annotate(
+        with_outstanding(Debt.objects.filter(night=night)).annotate(
             voided=Coalesce(_settled_subquery((Settlement.Kind.VOIDED,)), Value(0))
         )
     )
@@ -173,9 +185,12 @@ def mark_paid(
 
     `club` is the club of whoever asks: a debt of another club is refused."""
     with transaction.atomic():
-        locked = with_outstanding(
-            Debt.objects.select_for_update(of=("self",)).select_related("payer", "payee", "night")
-        ).get(pk=debt.pk)
+        # Lock first, then sum: on PostgreSQL a sum read in the locking statement itself comes
+        # from before the wait, so two payers would both see the whole debt still owed.
+        _lock([debt.pk])
+        locked = with_outstanding(Debt.objects.select_related("payer", "payee", "night")).get(
+            pk=debt.pk
+        )
         if locked.club_id != club.pk:
             raise LedgerError("That payment is not one of this club's.")
         owed = locked.outstanding
@@ -228,8 +243,9 @@ def net_pair(club: Club, first: Player, second: Player, user: AbstractBaseUser |
     with transaction.atomic():
         pair = [first, second]
         between = Debt.objects.filter(club=club, payer__in=pair, payee__in=pair)
+        _lock(list(between.values_list("pk", flat=True)))
         debts = list(
-            with_outstanding(between.select_for_update(of=("self",)))
+            with_outstanding(between)
             .filter(outstanding__gt=0)
             .select_related("night")
             .order_by("night__date", "night_id", "id")

@@ -216,3 +216,49 @@ def test_balances_are_always_the_unpaid_payments(steps, season, club, secretary,
             unpaid[debt.payer_id] -= debt.outstanding
         assert {pk: v for pk, v in unpaid.items() if v} == {pk: v for pk, v in now.items() if v}
         assert sum(now.values()) == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_people_marking_the_same_payment_at_once_never_pay_more_than_owed(
+    night, table4, players, secretary, club
+):
+    """The secretary and the payee both mark Ann's 6p paid at the same moment, 10 times over
+    on fresh debts: the debt row lock lets one through, the other is refused (or, on SQLite, told
+    the database is busy); the settlements never exceed the debt."""
+    import threading
+
+    from django.db import connection
+
+    play(table4, secretary, players[1], "solo", 5)
+    close_night(night, secretary)
+    debt = Debt.objects.get(night=night, payer=players[0])
+    for attempt in range(10):
+        if attempt:
+            debt = Debt.objects.create(
+                club=club, night=night, payer=players[0], payee=players[1], amount=6
+            )
+        barrier = threading.Barrier(2)
+        outcomes = []
+
+        def pay(debt=debt, barrier=barrier, outcomes=outcomes):
+            try:
+                barrier.wait()
+                outcomes.append(mark_paid(debt, 5, secretary, club=club).amount)
+            except Exception as error:
+                outcomes.append(error)
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=pay) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        paid = sum(s.amount for s in Settlement.objects.filter(debt=debt))
+        assert paid == 5, outcomes
+        refused = [o for o in outcomes if not isinstance(o, int)]
+        assert len(refused) == 1
+        if connection.vendor == "postgresql":
+            assert isinstance(refused[0], LedgerError) and "only £0.01" in str(refused[0])
+        else:
+            assert isinstance(refused[0], LedgerError) or "locked" in str(refused[0])

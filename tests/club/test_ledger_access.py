@@ -248,3 +248,42 @@ def test_a_signed_in_user_links_their_account(client, club, players, viewer):
     assert "Link your account, viewer, to Dan?" in client.get(link).content.decode()
     client.post(link)
     assert Player.objects.get(pk=dan.pk).user == viewer
+
+
+@pytest.mark.parametrize("nights", [1, 6])
+def test_money_pages_queries_do_not_grow(
+    client, season, players, secretary, bob_user, django_assert_max_num_queries, nights
+):
+    """The night page, the club's ledger and "my results" read a fixed number of queries
+    whatever the number of debts, payments and emails."""
+    from club.services.ledger import mark_paid
+    from club.services.publish import publish
+    from club.services.setup import create_night
+
+    for p in players:
+        p.email = f"{p.name.lower()}@example.org"
+        p.save()
+    last = None
+    for week in range(nights):
+        night = create_night(
+            season, dt.date(2026, 10, 1) + dt.timedelta(days=7 * week), [(players[:4], 0)]
+        )
+        table = night.tables.get()
+        play(table, secretary, players[week % 4], "solo", 5)
+        play(table, secretary, players[(week + 1) % 4], "misere", 0)
+        close_night(night, secretary)
+        publish(night, secretary)
+        for debt in Debt.objects.filter(night=night)[:2]:
+            mark_paid(debt, 1, secretary, club=season.club)
+        last = night
+    client.force_login(secretary)
+    with django_assert_max_num_queries(11):
+        page = client.get(u("night_detail", last.pk)).content.decode()
+    assert "Money owed from this night" in page and "Results emails" in page
+    with django_assert_max_num_queries(6):
+        page = client.get(u("club_ledger")).content.decode()
+    assert "Still owed" in page
+    client.force_login(bob_user)
+    with django_assert_max_num_queries(7):
+        page = client.get(u("me")).content.decode()
+    assert "My money owed" in page
