@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
+from django.db.models import F, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 import scoring
@@ -48,17 +48,22 @@ def with_outstanding(debts: QuerySet[Debt]) -> QuerySet[Debt]:
     )
 
 
-def open_debts(club: Club, player: Player | None = None) -> list[Debt]:
-    """Debts with something still owed, oldest night first: one query."""
+def open_debts_query(club: Club, player: Player | None = None) -> QuerySet[Debt]:
+    """Debts with something still owed, oldest night first."""
     debts = Debt.objects.filter(club=club)
     if player is not None:
-        debts = debts.filter(payer=player) | debts.filter(payee=player)
-    return list(
+        debts = debts.filter(Q(payer=player) | Q(payee=player))
+    return (
         with_outstanding(debts)
         .filter(outstanding__gt=0)
         .select_related("night", "payer", "payee")
         .order_by("night__date", "night_id", "id")
     )
+
+
+def open_debts(club: Club, player: Player | None = None) -> list[Debt]:
+    """Debts with something still owed, oldest night first: one query."""
+    return list(open_debts_query(club, player))
 
 
 def night_debts(night: Night) -> list[Debt]:
@@ -70,15 +75,24 @@ def night_debts(night: Night) -> list[Debt]:
     )
 
 
+def owed_pairs(club: Club, player_ids: list[int] | None = None) -> dict[tuple[int, int], int]:
+    """(payer id, payee id) -> what the payer still owes the payee over all nights: one GROUP BY
+    in the database, at most one row per pair of players whatever the number of debts."""
+    debts = with_outstanding(Debt.objects.filter(club=club)).filter(outstanding__gt=0)
+    if player_ids is not None:
+        debts = debts.filter(Q(payer__in=player_ids) | Q(payee__in=player_ids))
+    rows = debts.values("payer", "payee").annotate(total=Sum("outstanding")).order_by()
+    return {(row["payer"], row["payee"]): row["total"] for row in rows}
+
+
 def balances(club: Club, player_ids: list[int] | None = None) -> dict[int, int]:
     """player id -> balance (+: others owe them; -: they owe), over the unsettled debts: one query.
 
-    Players with nothing outstanding are absent (their balance is 0)."""
-    debts = with_outstanding(Debt.objects.filter(club=club)).filter(outstanding__gt=0)
+    Without `player_ids`, players with nothing outstanding are absent (their balance is 0)."""
     result: dict[int, int] = defaultdict(int)
-    for payer, payee, outstanding in debts.values_list("payer", "payee", "outstanding"):
-        result[payee] += outstanding
-        result[payer] -= outstanding
+    for (payer, payee), owed in owed_pairs(club, player_ids).items():
+        result[payee] += owed
+        result[payer] -= owed
     if player_ids is not None:
         return {pk: result.get(pk, 0) for pk in player_ids}
     return {pk: value for pk, value in result.items() if value}
@@ -300,13 +314,8 @@ class Pair:
         return min(self.first_owes, self.second_owes)
 
 
-def nettable_pairs(debts: list[Debt]) -> list[Pair]:
-    """From open debts (with `outstanding`), the pairs who owe each other in both directions."""
-    owed: dict[tuple[int, int], int] = defaultdict(int)
-    players: dict[int, Player] = {}
-    for debt in debts:
-        owed[(debt.payer_id, debt.payee_id)] += debt.outstanding
-        players[debt.payer_id], players[debt.payee_id] = debt.payer, debt.payee
+def nettable_pairs(owed: dict[tuple[int, int], int], players: dict[int, Player]) -> list[Pair]:
+    """From what each pair owes (owed_pairs), the pairs who owe each other in both directions."""
     pairs = []
     for (a, b), amount in sorted(owed.items()):
         back = owed.get((b, a), 0)

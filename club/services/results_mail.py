@@ -19,6 +19,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
 from django.core.validators import validate_email
+from django.db import transaction
 from django.db.models import F, Q, Sum
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -178,17 +179,26 @@ class SendReport:
     next_attempt_at: dt.datetime | None = None
 
 
-def _claim(delivery_id: int) -> bool:
-    """Take the row for this worker: pending -> sending, in one conditional UPDATE."""
-    return bool(
-        Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING).update(
-            status=Delivery.Status.SENDING, attempts=F("attempts") + 1
-        )
-    )
+def _claim(deliveries: list[Delivery]) -> list[Delivery]:
+    """Take the rows for this worker: pending -> sending, each by a conditional UPDATE, all in one
+    transaction (one commit). A row another worker holds or has taken is skipped: on PostgreSQL
+    its UPDATE waits for the other's commit, then finds the row no longer pending."""
+    claimed = []
+    with transaction.atomic():
+        for delivery in deliveries:
+            if Delivery.objects.filter(pk=delivery.pk, status=Delivery.Status.PENDING).update(
+                status=Delivery.Status.SENDING, attempts=F("attempts") + 1
+            ):
+                delivery.attempts += 1
+                claimed.append(delivery)
+    return claimed
 
 
 def send_publication(publication_id: int, now: dt.datetime | None = None) -> SendReport:
-    """Send the publication's due emails; never one already sent or being sent."""
+    """Send the publication's due emails; never one already sent or being sent.
+
+    The outcomes are written together at the end, in one transaction: a worker killed part-way
+    leaves its rows "being sent" (shown on the night page), never to be sent again."""
     now = now or timezone.now()
     report = SendReport()
     publication = Publication.objects.select_related(
@@ -200,16 +210,16 @@ def send_publication(publication_id: int, now: dt.datetime | None = None) -> Sen
         .select_related("player")
         .order_by("id")
     )
+    claimed = _claim(due)
+    outcomes: dict[int, dict] = {}
+    sent: list[int] = []
     results = None
-    for delivery in due:
-        if not _claim(delivery.pk):
-            continue  # another worker took it
-        delivery.refresh_from_db(fields=["attempts"])
+    for delivery in claimed:
         delivery.publication = publication
         try:
             validate_email(delivery.email)
         except ValidationError:
-            _finish(delivery, Delivery.Status.FAILED, f"Not an email address: {delivery.email!r}")
+            outcomes[delivery.pk] = _failed(f"Not an email address: {delivery.email!r}")
             report.failed += 1
             continue
         if results is None:
@@ -221,35 +231,37 @@ def send_publication(publication_id: int, now: dt.datetime | None = None) -> Sen
                 f"{code} {msg.decode(errors='replace') if isinstance(msg, bytes) else msg}"
                 for code, msg in error.recipients.values()
             )
-            _finish(delivery, Delivery.Status.FAILED, f"Refused by the mail server: {reasons}")
+            outcomes[delivery.pk] = _failed(f"Refused by the mail server: {reasons}")
             report.failed += 1
         except (smtplib.SMTPException, OSError) as error:
             if delivery.attempts >= MAX_ATTEMPTS:
-                _finish(
-                    delivery,
-                    Delivery.Status.FAILED,
-                    f"Gave up after {delivery.attempts} attempts: {error}",
+                outcomes[delivery.pk] = _failed(
+                    f"Gave up after {delivery.attempts} attempts: {error}"
                 )
                 report.failed += 1
             else:
                 at = now + retry_delay(delivery.attempts)
-                Delivery.objects.filter(pk=delivery.pk).update(
-                    status=Delivery.Status.PENDING,
-                    next_attempt_at=at,
-                    error=f"Attempt {delivery.attempts} failed, will retry: {error}"[:300],
-                )
+                outcomes[delivery.pk] = {
+                    "status": Delivery.Status.PENDING,
+                    "next_attempt_at": at,
+                    "error": f"Attempt {delivery.attempts} failed, will retry: {error}"[:300],
+                }
                 report.retrying += 1
                 report.next_attempt_at = min(filter(None, [report.next_attempt_at, at]))
         else:
-            Delivery.objects.filter(pk=delivery.pk).update(
-                status=Delivery.Status.SENT, sent_at=timezone.now(), error=""
-            )
+            sent.append(delivery.pk)
             report.sent += 1
+    with transaction.atomic():
+        Delivery.objects.filter(pk__in=sent).update(
+            status=Delivery.Status.SENT, sent_at=timezone.now(), error=""
+        )
+        for pk, fields in outcomes.items():
+            Delivery.objects.filter(pk=pk).update(**fields)
     return report
 
 
-def _finish(delivery: Delivery, status: str, error: str) -> None:
-    Delivery.objects.filter(pk=delivery.pk).update(status=status, error=error[:300])
+def _failed(error: str) -> dict:
+    return {"status": Delivery.Status.FAILED, "error": error[:300]}
 
 
 def delivery_rows(night: Night) -> list[Delivery]:

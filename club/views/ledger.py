@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
@@ -171,21 +172,27 @@ def club_ledger(request: HttpRequest, slug: str) -> HttpResponse:
     club = access.get_club(request, slug, access.MANAGE)
     if not ledger.keeps_ledger(club):
         raise Http404("A points club keeps no ledger")
-    debts = ledger.open_debts(club)
-    balances = ledger.balances(club)
-    names = {d.payer_id: d.payer for d in debts} | {d.payee_id: d.payee for d in debts}
+    owed = ledger.owed_pairs(club)
+    balances: dict[int, int] = {}
+    for (payer, payee), amount in owed.items():
+        balances[payee] = balances.get(payee, 0) + amount
+        balances[payer] = balances.get(payer, 0) - amount
+    players = {p.pk: p for p in Player.objects.filter(pk__in=balances)}
     rows = sorted(
-        ((names[pk], value) for pk, value in balances.items()),
+        ((players[pk], value) for pk, value in balances.items() if value),
         key=lambda row: (-row[1], row[0].name.lower()),
     )
+    # The list of debts is paged: a club that never marks anything paid still gets a quick page.
+    page = Paginator(ledger.open_debts_query(club), 50).get_page(request.GET.get("page"))
     return render(
         request,
         "club/ledger/club.html",
         {
             "club": club,
-            "pay_rows": pay_rows(club, debts, True, None),
+            "page": page,
+            "pay_rows": pay_rows(club, list(page.object_list), True, None),
             "balances": rows,
-            "pairs": ledger.nettable_pairs(debts),
+            "pairs": ledger.nettable_pairs(owed, players),
         },
     )
 

@@ -192,7 +192,7 @@ def test_balances_are_always_the_unpaid_payments(steps, season, club, secretary,
             expected[debt.payee_id] -= paid.amount
             expected[debt.payer_id] += paid.amount
         else:
-            pairs = ledger.nettable_pairs(ledger.open_debts(club))
+            pairs = ledger.nettable_pairs(ledger.owed_pairs(club), {p.pk: p for p in players})
             first, second = (
                 (pairs[step[1] % len(pairs)].first, pairs[step[1] % len(pairs)].second)
                 if pairs

@@ -280,7 +280,7 @@ def test_money_pages_queries_do_not_grow(
     with django_assert_max_num_queries(11):
         page = client.get(u("night_detail", last.pk)).content.decode()
     assert "Money owed from this night" in page and "Results emails" in page
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(8):
         page = client.get(u("club_ledger")).content.decode()
     assert "Still owed" in page
     client.force_login(bob_user)

@@ -76,6 +76,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--sizes", default="10k,100k,1m", help="comma-separated: 10k,100k,1m")
         parser.add_argument("--runs", type=int, default=15, help="timed runs per figure")
+        parser.add_argument(
+            "--ledger",
+            action="store_true",
+            help="only the after-the-night figures (club/ledger_bench.py): publishing, the ledger",
+        )
 
     def handle(self, *args: object, **options: object) -> None:
         sizes = [s.strip().lower() for s in str(options["sizes"]).split(",") if s.strip()]
@@ -83,6 +88,12 @@ class Command(BaseCommand):
         if unknown:
             raise CommandError(f"Unknown size {unknown[0]!r}: choose from {', '.join(SIZES)}")
         runs = int(options["runs"])  # type: ignore[arg-type]
+        if options["ledger"]:
+            from club.ledger_bench import run
+
+            self.stdout.write(f"Database: {connection.vendor}")
+            run(self.stdout.write, runs)
+            return
         vendor = connection.vendor
         self.stdout.write(f"Database: {vendor} ({connection.settings_dict['NAME']})")
         header = (
