@@ -99,14 +99,17 @@ def test_publish_sends_one_message_per_opted_in_player_with_their_figures(
     for message in mail.outbox:
         name = message.to[0].split("@")[0].capitalize()
         figures = _figures(message.body)
-        assert figures["net"] == club.format_amount(by_name[name], signed=True)
+        assert figures["net"] == club.format_amount(by_name.get(name, 0), signed=True)
         assert figures["pays"] == sorted(
             (payee, a) for payer, payee, a in expected if payer == name
         )
         assert figures["gets"] == sorted(
             (payer, a) for payer, payee, a in expected if payee == name
         )
-        assert name in message.subject or played.__str__() in message.subject
+        assert message.subject == (
+            f"Club night 20 Nov 2026: {club.format_amount(by_name.get(name, 0), signed=True)}"
+            " · Crown & Anchor Solo School"
+        )
         # An unsubscribe link that works without logging in, and the statement link.
         assert "/unsubscribe/" in message.body and "/statement.pdf?season=" in message.body
         assert message.extra_headers["List-Unsubscribe"].startswith("<http://testserver/c/crown/")
