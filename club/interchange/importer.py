@@ -48,7 +48,9 @@ from club.models import (
     Seat,
     Table,
 )
+from club.models.audit import night_label
 from club.models.tournaments import Entry, Tournament
+from club.services import grades
 from club.services.hands import HandEntry, apply_result, score_entry, score_lines_for
 
 UNIT_SETTINGS: dict[str, dict[str, Any]] = {
@@ -182,6 +184,8 @@ def import_document(
             club, summary = writer.run()
             if dry_run:
                 raise _Preview(summary)
+            # The imported nights may come before the club's own: rate everything again.
+            grades.rebuild(club)
     except _Preview as preview:
         return None, preview.summary
     analyze()
@@ -549,5 +553,6 @@ class _Writer:
             user=self.user,
             action=AuditEvent.Action.CREATE,
             subject=f"{night} imported"[:120],
+            night_label=night_label(night),
             after={"file": self.source, "hands": hands},
         )

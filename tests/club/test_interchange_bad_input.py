@@ -121,6 +121,10 @@ def test_the_hand_written_example_imports():
     assert lines == {"Ann Baxter": -6, "Bob Mortimer": 18, "Cat O'Neill": -6, "Dan Whitaker": -6}
     assert Night.objects.get(date=dt.date(2026, 11, 20)).is_closed
     assert AuditEvent.objects.filter(club=club).count() == 3  # one a night and one for the import
+    labels = set(AuditEvent.objects.filter(club=club, night__isnull=False).values_list(
+        "night_label", flat=True
+    ))  # fmt: skip
+    assert labels == {"Club night 20 Nov 2026", "Club night 27 Nov 2026"}
 
 
 def test_not_json():
