@@ -184,6 +184,10 @@ def import_document(
             club, summary = writer.run()
             if dry_run:
                 raise _Preview(summary)
+            # The Solo grade rates hands in date order: imported nights may come before the
+            # club's own, so the club's grades are rated again from scratch, in the same
+            # transaction (what `rebuild_grades` and seed_demo do).
+            grades.rebuild(club)
             # The imported nights may come before the club's own: rate everything again.
             grades.rebuild(club)
     except _Preview as preview:

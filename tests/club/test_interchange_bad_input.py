@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+import scoring
 from club.interchange import MAX_BYTES
 from club.interchange.document import ImportRefused, check_size, parse_json, read
 from club.interchange.export import export_text
@@ -226,7 +227,7 @@ def test_a_hand_the_scoring_core_refuses():
 
 def test_a_rule_set_the_scoring_core_refuses():
     document = sample()
-    rules = json.loads(json.dumps(__import__("scoring").preset("hoyle").to_dict()))
+    rules = scoring.preset("hoyle").to_dict()
     rules["stakes"]["misere"]["base"] = 3  # below a solo's 6
     document["rule_sets"] = [{"name": "Six, twelve and eighteen", "rules": rules}]
     messages = refused(document)
@@ -402,3 +403,27 @@ def test_postgresql_statistics_are_refreshed_after_an_import_not_a_preview():
         import_document(read(json.dumps(sample())))
     (analyze,) = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("ANALYZE")]
     assert "club_hand" in analyze and "club_scoreline" in analyze and "club_nighttotal" in analyze
+
+
+def test_an_import_rates_the_solo_grade_as_a_rebuild_would(club, season, players, secretary):
+    """Imported nights can come before the club's own: the club's grades are rated again."""
+    from club.models import Grade
+    from club.services import grades
+    from club.services.setup import create_night
+    from tests.club.interchange_kit import play
+
+    later = create_night(season, dt.date(2027, 1, 8), [(players[:4], 0)])
+    play(later.tables.get(), secretary, [{"contract": "solo", "declarer": "Ann", "tricks": 8}])
+    document = sample()
+    del document["seasons"], document["rule_sets"]
+    for night in document["nights"]:
+        night["season"] = season.name
+    import_document(read(json.dumps(document), existing_for(club)), into=club)
+
+    def ratings() -> dict[str, tuple]:
+        return {g.player.name: (g.mu, g.sigma) for g in Grade.objects.filter(club=club)}
+
+    imported = ratings()
+    assert {"Ann", "Ann Baxter", "Bob Mortimer"} <= set(imported)
+    grades.rebuild(club)
+    assert ratings() == imported
