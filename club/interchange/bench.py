@@ -4,7 +4,8 @@ import of the seeded benchmark club, in seconds and peak memory.
 For each size: the export (the whole club to JSON text), then the import of that text into a new
 club (parsing, checks, every hand scored through the hand service, the writes), timed on their own;
 then each again under tracemalloc for the peak of Python's allocations (tracing slows them, so the
-times come from the untraced runs). The imported copy is deleted afterwards.
+times come from the untraced runs). An import then rates the club's Solo grade from scratch
+(club/services/grades.py, issue 12): that is timed on its own line. The copy is deleted afterwards.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from club.interchange.document import read
 from club.interchange.export import export_text
 from club.interchange.importer import import_document
 from club.models import Club, ScoreLine
+from club.services import grades
 from club.services.setup import delete_club
 
 
@@ -54,10 +56,14 @@ def bench_interchange(club: Club) -> list[Figure]:
     export_peak = _peak(lambda: export_text(club))
 
     def run_import(dry_run: bool) -> Any:
-        return import_document(read(text), slug=copy, source="bench", dry_run=dry_run)
+        return import_document(
+            read(text), slug=copy, source="bench", dry_run=dry_run, rate_grades=False
+        )
 
     (imported, _), import_s, import_cpu = _timed(lambda: run_import(False))
     assert imported is not None
+    # The Solo grade, rated from scratch as an import does after writing (issue 12's code).
+    _, grades_s, grades_cpu = _timed(lambda: grades.rebuild(imported))
     delete_club(imported)
     # The traced run rolls back instead of writing (the same work: a preview is the import).
     import_peak = _peak(lambda: run_import(True))
@@ -65,6 +71,7 @@ def bench_interchange(club: Club) -> list[Figure]:
     return [
         Figure(f"export ({megabytes:.1f} MB file)", export_s, export_cpu, export_peak),
         Figure("import (new club)", import_s, import_cpu, import_peak),
+        Figure("+ Solo grade rebuild", grades_s, grades_cpu, float("nan")),
     ]
 
 

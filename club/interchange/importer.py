@@ -174,10 +174,12 @@ def import_document(
     user: AbstractBaseUser | None = None,
     source: str = "",
     dry_run: bool = False,
+    rate_grades: bool = True,
 ) -> tuple[Club | None, Summary]:
     """Import the document; returns the club and what was added. ImportRefused (with every
     problem) when anything is wrong, and then nothing is written. `dry_run` checks and counts
-    everything the import would do and writes nothing (the club is None)."""
+    everything the import would do and writes nothing (the club is None). The club's Solo grade
+    is rated again unless `rate_grades` is False."""
     try:
         with transaction.atomic():
             writer = _Writer(document, into, slug, user, source)
@@ -186,8 +188,10 @@ def import_document(
                 raise _Preview(summary)
             # The Solo grade rates hands in date order: imported nights may come before the
             # club's own, so the club's grades are rated again from scratch, in the same
-            # transaction (what `rebuild_grades` and seed_demo do).
-            grades.rebuild(club)
+            # transaction (what `rebuild_grades` and seed_demo do). `rate_grades=False` leaves
+            # that to a later `rebuild_grades` (a restore of many clubs, the benchmark).
+            if rate_grades:
+                grades.rebuild(club)
             # The imported nights may come before the club's own: rate everything again.
             grades.rebuild(club)
     except _Preview as preview:
