@@ -7,6 +7,7 @@ from club.models import (
     Hand,
     Membership,
     Night,
+    NightSheetCache,
     NightTotal,
     Player,
     RuleSet,
@@ -90,10 +91,21 @@ class TableInline(admin.TabularInline):
     model = Table
     extra = 0
     show_change_link = True
+    can_delete = False  # see NoCascadeDelete
+
+
+class NoCascadeDelete:
+    """Deleting a night, a table or a hand takes scored hands with it. The app deletes them after
+    saying what goes and asking, in one transaction, with an audit event
+    (club.services.setup.delete_night, club.services.hands.delete_hand); the admin's delete and
+    its "delete selected" action would do neither, so they are off here."""
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Night)
-class NightAdmin(admin.ModelAdmin):
+class NightAdmin(NoCascadeDelete, admin.ModelAdmin):
     list_display = ["__str__", "season", "date", "status"]
     list_filter = ["status", "season__club"]
     date_hierarchy = "date"
@@ -101,7 +113,7 @@ class NightAdmin(admin.ModelAdmin):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(NoCascadeDelete, admin.ModelAdmin):
     list_display = ["__str__", "night", "round_number"]
     inlines = [SeatInline]
 
@@ -123,7 +135,7 @@ class ScoreLineInline(admin.TabularInline):
 
 
 @admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):
+class HandAdmin(NoCascadeDelete, admin.ModelAdmin):
     """Read-mostly: corrections go through the table page, which rescores and audits them. What
     the score follows from is read-only here (changing it would not score the hand again), and a
     hand is never added here (it would have no score lines)."""
@@ -198,10 +210,22 @@ class EntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
-    list_display = ["at", "user", "action", "subject", "club"]
+class AuditEventAdmin(DerivedAdmin):
+    """The record of who changed what: read here, never edited or deleted."""
+
+    list_display = ["at", "user", "action", "subject", "night_label", "club"]
     list_filter = ["action", "club"]
-    readonly_fields = ["club", "night", "user", "at", "action", "subject", "before", "after"]
+    readonly_fields = [
+        "club",
+        "night",
+        "night_label",
+        "user",
+        "at",
+        "action",
+        "subject",
+        "before",
+        "after",
+    ]
 
 
 class EntryInline(admin.TabularInline):
@@ -219,3 +243,15 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     readonly_fields = ["night", "seed", "current_round", "status", "planned_max_meetings"]
     inlines = [EntryInline]
+
+
+@admin.register(NightSheetCache)
+class NightSheetCacheAdmin(admin.ModelAdmin):
+    """Kept PDF sheets of closed nights: deleting one only makes the next download render it."""
+
+    list_display = ["night", "rendered_at", "fingerprint"]
+    readonly_fields = ["night", "fingerprint", "rendered_at"]
+    exclude = ["pdf"]
+
+    def has_add_permission(self, request) -> bool:
+        return False

@@ -54,6 +54,7 @@ class ClubSettingsForm(forms.ModelForm):
             "minor_units",
             "points_label",
             "is_public",
+            "projector_embed_origins",
         ]
         labels = {
             "name": "Club name",
@@ -61,6 +62,7 @@ class ClubSettingsForm(forms.ModelForm):
             "currency_symbol": "Currency symbol",
             "points_label": "Points label",
             "is_public": "Public: anyone may read nights, players and standings",
+            "projector_embed_origins": "Sites that may embed the projector page",
         }
         help_texts = {
             "unit_kind": "Changing this after hands are scored only changes how amounts are shown.",

@@ -4,6 +4,7 @@ from club.models.hands import Hand, ScoreLine
 from club.models.nights import Night, Seat, Table
 from club.models.rules import RuleSet
 from club.models.seasons import Season, StandingsMethod
+from club.models.sheets import NightSheetCache
 from club.models.totals import NightTotal
 from club.models.tournaments import Entry, Tournament
 
@@ -14,6 +15,7 @@ __all__ = [
     "Hand",
     "Membership",
     "Night",
+    "NightSheetCache",
     "NightTotal",
     "Player",
     "Role",

@@ -1,8 +1,25 @@
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
+
+ORIGIN = re.compile(r"https://[a-z0-9.-]+(:[0-9]{1,5})?")
+
+
+def validate_origins(value: str) -> None:
+    """Space-separated https origins ("https://club.example.org"), nothing else: they go into
+    the projector page's Content-Security-Policy frame-ancestors."""
+    bad = [o for o in value.split() if not ORIGIN.fullmatch(o)]
+    if bad:
+        raise ValidationError(
+            "Give whole https addresses with no path, e.g. https://club.example.org "
+            "(not: %(bad)s).",
+            params={"bad": ", ".join(bad)},
+        )
 
 
 class Club(models.Model):
@@ -20,6 +37,15 @@ class Club(models.Model):
     points_label = models.CharField(max_length=12, default="pts", blank=True)
     is_public = models.BooleanField(
         default=False, help_text="Anyone may read nights and standings without logging in."
+    )
+    # Every page refuses to be framed by another site; a club that shows its tournament
+    # leaderboard inside its own web site names that site here.
+    projector_embed_origins = models.CharField(
+        max_length=300,
+        blank=True,
+        validators=[validate_origins],
+        help_text="Web sites that may show the tournament projector page in a frame, e.g. "
+        "https://club.example.org (space-separated). Empty: none may.",
     )
 
     class Meta:

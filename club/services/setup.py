@@ -30,6 +30,7 @@ from club.models import (
     Table,
     Tournament,
 )
+from club.models.audit import night_label
 
 
 class SetupError(Exception):
@@ -303,6 +304,7 @@ def delete_night(night: Night, user: AbstractBaseUser | None = None) -> NightCon
             AuditEvent.objects.create(
                 club_id=locked.season.club_id,
                 night=None,
+                night_label=night_label(locked),
                 user=user,
                 action=AuditEvent.Action.DELETE,
                 subject=str(locked),

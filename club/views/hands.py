@@ -8,6 +8,7 @@ pages and redirects.
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.contrib import messages
@@ -23,9 +24,11 @@ from club.forms.hands import (
     DeleteHandForm,
     HandForm,
     edit_hand_form,
+    moved_on_form,
     new_hand_form,
 )
 from club.models import Club, Hand, Table
+from club.queries.sheet_version import etag_of_hands, sheet_etag
 from club.queries.table_sheet import prefetch_seats, table_sheet
 from club.services import hands as hand_service
 
@@ -139,6 +142,7 @@ def _page(
         extra["form"] = _new_form(table)
     context = _context(request, club, table, **extra)
     context["sheet"] = table_sheet(table)
+    context["sheet_etag"] = etag_of_hands(table, (row.hand for row in context["sheet"].rows))
     return render(request, PAGE, context, status=status)
 
 
@@ -155,7 +159,10 @@ def _entry_and_sheet(
         extra.setdefault("form", _new_form(table))
     context = _context(request, club, table, **extra)
     context["sheet"] = table_sheet(table)
-    return render(request, f"{PAGE}#entry-and-sheet", context, status=status)
+    response = render(request, f"{PAGE}#entry-and-sheet", context, status=status)
+    # The sheet just sent, so the page's "changed elsewhere?" check starts from it.
+    response["X-Sheet-ETag"] = etag_of_hands(table, (row.hand for row in context["sheet"].rows))
+    return response
 
 
 def _closed(request: HttpRequest, club: Club, table: Table) -> HttpResponse:
@@ -180,8 +187,17 @@ def table_detail(request: HttpRequest, slug: str, table_id: int) -> HttpResponse
     """The sheet; scorers also get the form for the next hand while the night is open."""
     club, table = _club_table(request, slug, table_id, access.READ)
     if request.htmx and not request.htmx.boosted:
-        context = _context(request, club, table, sheet=table_sheet(table))
-        return render(request, f"{PAGE}#sheet", context)
+        # The page asks every few seconds whether the sheet changed elsewhere (another device
+        # at the table): "304 Not Modified" after one aggregate query when nothing did.
+        etag = sheet_etag(table)
+        if request.headers.get("If-None-Match") == etag:
+            response = HttpResponse(status=304)
+        else:
+            context = _context(request, club, table, sheet=table_sheet(table))
+            response = render(request, f"{PAGE}#sheet", context)
+        response["ETag"] = etag
+        response["Cache-Control"] = "no-cache"
+        return response
     return _page(request, club, table)
 
 
@@ -218,26 +234,72 @@ def hand_preview(request: HttpRequest, slug: str, table_id: int) -> HttpResponse
 @require_POST
 def hand_create(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     club, table = _club_table(request, slug, table_id, access.SCORE)
-    if table.night.is_closed:
-        return _closed(request, club, table)
+    if table.night.is_closed and not _already_saved(table, request.POST.get("client_id", "")):
+        return _outcome_headers(_closed(request, club, table), "closed")
     form = new_hand_form(table, request.POST)
     if not form.is_valid() or form.entry is None:
         form.focus_first_error()
         if request.htmx:
-            return _entry(request, club, table, status=422, form=form)
-        return _page(request, club, table, status=422, form=form)
+            response = _entry(request, club, table, status=422, form=form)
+        else:
+            response = _page(request, club, table, status=422, form=form)
+        return _outcome_headers(response, "invalid")
     try:
         hand = hand_service.record_hand(
-            table, form.entry, request.user, form.cleaned_data.get("expected_number")
+            table,
+            form.entry,
+            request.user,
+            form.cleaned_data.get("expected_number"),
+            client_id=form.cleaned_data.get("client_id"),
         )
     except hand_service.HandConflict as conflict:
-        # Someone else saved this hand, or the night was closed meanwhile: show the sheet as it
-        # is now, with a fresh form, and say why nothing was saved.
+        # Someone else saved this hand (or one went missing), or the night was closed meanwhile:
+        # show the sheet as it is now and say why nothing was saved. What this scorer typed stays
+        # in the form, now as the table's next hand, ready to save as that one.
         table.night.refresh_from_db()
+        extra: dict[str, Any] = {"conflict": str(conflict)}
+        outcome = "closed"
+        if conflict.next_number is not None and not table.night.is_closed:
+            moved = moved_on_form(table, request.POST)
+            moved.is_valid()  # the errors show whether it can be saved as the next hand as is
+            extra.update(form=moved, moved_on=True)
+            outcome = "moved-on"
         if request.htmx:
-            return _entry_and_sheet(request, club, table, status=409, conflict=str(conflict))
-        return _page(request, club, table, status=409, conflict=str(conflict))
-    return _done(request, club, table, f"Hand {hand.number} saved: {_outcome(form)}.")
+            response = _entry_and_sheet(request, club, table, status=409, **extra)
+        else:
+            response = _page(request, club, table, status=409, **extra)
+        if outcome == "moved-on":
+            response["X-Next-Number"] = str(extra["form"].number)
+            response["X-Next-Dealer"] = str(extra["form"].hand_dealer.pk)
+        return _outcome_headers(response, outcome)
+    if getattr(hand, "resent", False):
+        # The first save went through but its reply was lost (or the offline queue sent it
+        # again): say so, rather than "saved by someone else".
+        message = f"Hand {hand.number} was already saved: this was the same entry sent again."
+        outcome = "resent"
+    else:
+        message = f"Hand {hand.number} saved: {_outcome(form)}."
+        outcome = "saved"
+    response = _done(request, club, table, message)
+    response["X-Hand-Number"] = str(hand.number)
+    return _outcome_headers(response, outcome)
+
+
+def _already_saved(table: Table, client_id: str) -> bool:
+    """Whether this entry was recorded at this table before (a resend after the night closed is
+    answered "already saved", not "closed")."""
+    try:
+        key = uuid.UUID(client_id)
+    except ValueError:
+        return False
+    return Hand.objects.filter(table=table, client_id=key).exists()
+
+
+def _outcome_headers(response: HttpResponse, outcome: str) -> HttpResponse:
+    """What became of a save, for the page's offline queue (which reads no HTML): saved, resent
+    (already saved), moved-on (the table's next hand is another number), closed or invalid."""
+    response["X-Hand-Outcome"] = outcome
+    return response
 
 
 @login_required
@@ -261,7 +323,22 @@ def hand_edit(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
         table.night.refresh_from_db()
         if table.night.is_closed:
             return _closed(request, club, table)
-        return _edit_page(request, club, table, hand, form, status=409, conflict=str(conflict))
+        current = conflict.current
+        if current is None:
+            return _edit_page(request, club, table, hand, form, status=409, conflict=str(conflict))
+        # Someone else corrected it first: the sheet as it is now, their version beside this
+        # scorer's, and the form (still as typed) taking their version as its base, so Save
+        # replaces theirs knowingly instead of failing the same way again.
+        current = _club_hand(request, slug, current.pk, access.SCORE)[1]
+        data = request.POST.copy()
+        data["version"] = str(current.version)
+        again = edit_hand_form(current, data)
+        again.is_valid()
+        extra = {"form": again, "hand": current, "mode": "edit", "conflict": str(conflict)}
+        extra["other"] = current
+        if request.htmx:
+            return _entry_and_sheet(request, club, table, status=409, **extra)
+        return _hand_page(request, club, table, "club/hands/edit.html", 409, extra)
     return _done(request, club, table, f"Hand {hand.number} corrected: {_outcome(form)}.")
 
 

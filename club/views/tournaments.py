@@ -309,7 +309,14 @@ def leaderboard(request: HttpRequest, slug: str, tournament_id: int) -> HttpResp
     """The projector page: the leaderboard in large type, refreshed by htmx every few seconds."""
     club, tournament = _tournament(request, slug, tournament_id)
     context = _context(request, club, tournament, projector=True, **_board(club, tournament))
-    return render(request, f"{PAGES}/leaderboard.html", context)
+    response = render(request, f"{PAGES}/leaderboard.html", context)
+    origins = club.projector_embed_origins.split()
+    if origins:
+        # The club's own site may frame this page (and only this page): CSP's frame-ancestors
+        # names it; X-Frame-Options cannot name a site, so it is left off here.
+        response.xframe_options_exempt = True
+        response._csp_replace = {"frame-ancestors": origins}  # read by django-csp's middleware
+    return response
 
 
 @never_cache
