@@ -23,10 +23,16 @@ class Night(models.Model):
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # The one-time token of the form that created the night: the same form sent twice (a
+    # double-click, a POST resent over a slow link) finds this night instead of making another.
+    form_token = models.UUIDField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-date", "-id"]
         indexes = [models.Index(fields=["season", "date"], name="night_season_date")]
+        constraints = [
+            models.UniqueConstraint(fields=["form_token"], name="night_form_token_unique"),
+        ]
 
     def __str__(self) -> str:
         return self.title or f"Club night {self.date:%d %b %Y}"

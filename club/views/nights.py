@@ -26,6 +26,7 @@ from club.forms.nights import (
 )
 from club.models import Club, Night, Player
 from club.queries.night import TableSummary, audit_trail, club_nights, night_summary, night_tables
+from club.queries.night_clashes import Clash, seated_elsewhere
 from club.services import setup as services
 from club.services.hands import HandConflict, close_night, reopen_night
 
@@ -62,6 +63,7 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
     club = access.get_club(request, slug, access.SCORE)
     players = _active_players(club)
     added: list[str] = []
+    clashes: list[Clash] = []
     if request.method != "POST":
         form = NightForm(club=club)
         tables = TableFormSet(
@@ -80,21 +82,13 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
             players = _active_players(club)
             data["new_players"] = ""
             form = NightForm(data, club=club)
-        if action == "create" and not added:
+        if action in ("create", "create_anyway") and not added:
             tables = TableFormSet(data, players=players, prefix=TABLES_PREFIX)
             if form.is_valid() and tables.is_valid():
-                seated = tables.tables()
-                night = services.create_night(
-                    form.cleaned_data["season"],
-                    form.cleaned_data["date"],
-                    seated,
-                    title=form.cleaned_data["title"],
-                    user=request.user,
-                )
-                messages.success(
-                    request, f"{night} is set up with {len(seated)} table(s): enter the hands."
-                )
-                return redirect("night_detail", slug=club.slug, night_id=night.pk)
+                done = _create_night(request, club, form, tables, action == "create_anyway")
+                if isinstance(done, HttpResponse):
+                    return done
+                clashes = done
         else:
             # The tables as posted, without errors for tables still being filled in.
             count = _posted_table_count(request) + (1 if action == "add_table" else 0)
@@ -111,12 +105,44 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "tables": tables,
             "added": added,
+            "clashes": clashes,
             "players": players,
             "max_tables": MAX_TABLES,
             "has_seasons": club.seasons.exists(),
             "can_manage": access.can(request.user, club, access.MANAGE),
         },
     )
+
+
+def _create_night(
+    request: HttpRequest, club: Club, form: NightForm, tables: TableFormSet, anyway: bool
+) -> HttpResponse | list[Clash]:
+    """Create the night of a valid form once (the same form sent again goes to the night it made),
+    unless players are already seated at another open night that day and the secretary has not
+    said to go ahead: then the clashes, for the page to show."""
+    seated = tables.tables()
+    token = form.cleaned_data.get("form_token")
+    made = Night.objects.filter(season__club=club, form_token=token).first() if token else None
+    if made is None:
+        date = form.cleaned_data["date"]
+        clashes = seated_elsewhere(club, date, [p for players, _ in seated for p in players])
+        if clashes and not anyway:
+            return clashes
+        args = (form.cleaned_data["season"], date, seated)
+        kwargs = {"title": form.cleaned_data["title"], "user": request.user}
+        if token is None:
+            night, created = services.create_night(*args, **kwargs), True
+        else:
+            night, created = services.create_night_once(*args, form_token=token, **kwargs)
+    else:
+        night, created = made, False
+    if created:
+        messages.success(
+            request, f"{night} is set up with {len(seated)} table(s): enter the hands."
+        )
+    else:
+        messages.info(request, f"{night} was already created by this form (it was sent twice).")
+    return redirect("night_detail", slug=club.slug, night_id=night.pk)
 
 
 @login_if_hidden
