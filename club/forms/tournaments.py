@@ -129,6 +129,13 @@ class TournamentForm(_Settings):
 class SettingsForm(_Settings):
     """A tournament's settings once it exists (its date and season stay with its night)."""
 
+    extra_hands_allowed = forms.BooleanField(
+        required=False,
+        label="Allow hands past the round's number",
+        help_text="A table that has played its hands for the round is warned, and its next hand "
+        "is refused unless this is ticked (a hand miscounted, a round replayed).",
+    )
+
     def __init__(self, data: Any = None, *, tournament: Tournament) -> None:
         initial = {
             "name": tournament.name,
@@ -137,6 +144,7 @@ class SettingsForm(_Settings):
             "scoring_method": tournament.scoring_method,
             "is_public": tournament.is_public,
             "counts_in_standings": tournament.night.counts_in_standings,
+            "extra_hands_allowed": tournament.extra_hands_allowed,
         }
         super().__init__(data, initial=initial)
         self.tournament = tournament

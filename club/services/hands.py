@@ -14,6 +14,7 @@ from django.db.models import F
 import scoring
 from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table
 from club.services.ladder import ladder_amounts
+from club.services.round_limit import refusal, tournament_of
 
 
 class HandConflict(Exception):
@@ -324,6 +325,8 @@ def record_hand(
         number = (last or 0) + 1
         if expected_number is not None and expected_number != number:
             raise _moved_on(expected_number, number)
+        if refused := refusal(tournament_of(locked.night), number):
+            raise HandConflict(refused)
         hand = Hand(
             table=table,
             number=number,

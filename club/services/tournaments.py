@@ -468,11 +468,13 @@ def update_settings(
     scoring_method: Method | str,
     is_public: bool,
     counts_in_standings: bool,
+    extra_hands_allowed: bool | None = None,
     user: AbstractBaseUser | None = None,
 ) -> Tournament:
-    """Change the name, rounds, hands per round, scoring method, whether the event is public and
-    whether it counts in the season standings. The rounds cannot go below the round in play, nor
-    change once the tournament has finished."""
+    """Change the name, rounds, hands per round, scoring method, whether the event is public,
+    whether it counts in the season standings and (when given) whether tables may save hands past
+    the round's number. The rounds cannot go below the round in play, nor change once the
+    tournament has finished."""
     with transaction.atomic():
         locked = _locked(tournament)
         if rounds != locked.rounds:
@@ -490,6 +492,8 @@ def update_settings(
             "scoring_method": Method(scoring_method).value,
             "is_public": is_public,
         }
+        if extra_hands_allowed is not None:
+            fields["extra_hands_allowed"] = extra_hands_allowed
         before = {k: getattr(locked, k) for k in fields}
         before["counts_in_standings"] = locked.night.counts_in_standings
         for field, value in fields.items():

@@ -172,6 +172,7 @@ def tournament_settings(request: HttpRequest, slug: str, tournament_id: int) -> 
                 scoring_method=data["scoring_method"],
                 is_public=data["is_public"],
                 counts_in_standings=data["counts_in_standings"],
+                extra_hands_allowed=data["extra_hands_allowed"],
                 user=request.user,
             )
         except services.TournamentError as problem:
