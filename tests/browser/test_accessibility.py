@@ -106,6 +106,8 @@ def app_pages(club, season, players, secretary, viewer):
             f"/c/{s}/tournaments/{tournament.pk}/entries/",
             f"/c/{s}/tournaments/{tournament.pk}/close-round/",
             f"/c/{s}/tournaments/{tournament.pk}/leaderboard/",
+            f"/c/{s}/audit/",
+            f"/c/{s}/setup/import/",
             "/accounts/password_change/",
         ],
         # A visitor's read-only views.
