@@ -7,6 +7,7 @@ seats), so a field of sixty checkboxes costs one query.
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django import forms
@@ -101,11 +102,15 @@ class TournamentForm(_Settings):
         "new_players",
     ]
 
+    # One-time, as on the night form: the same form sent twice creates one tournament.
+    form_token = forms.UUIDField(required=False, widget=forms.HiddenInput)
+
     def __init__(self, *args: Any, club: Club, players: list[Player], **kwargs: Any) -> None:
         if "initial" not in kwargs:
             today = timezone.localdate()
             season = season_for(club, today)
             kwargs["initial"] = {"date": today, "season": season.pk if season else None}
+        kwargs["initial"].setdefault("form_token", uuid.uuid4())
         super().__init__(*args, **kwargs)
         self.club = club
         self.player_list = {p.pk: p for p in players}

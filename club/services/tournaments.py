@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -187,18 +188,25 @@ def create_tournament(
     new_names: Sequence[str] = (),
     seed: int | None = None,
     director: AbstractBaseUser | None = None,
+    form_token: uuid.UUID | None = None,
 ) -> Tournament:
     """A tournament with its night (titled with its name) and its first entrants: `players`, and
     `new_names` added to the club (or found in it, ignoring case). The hands are scored under the
     season's rule set, as on any night of the season. Without a `seed`, a random one is drawn and
-    stored, so the seats can always be drawn again the same way."""
+    stored, so the seats can always be drawn again the same way. `form_token` is the creating
+    form's one-time token, kept on the night (unique): a second tournament from the same form
+    fails with IntegrityError (see `tournament_of_form`)."""
     if season.club_id != club.pk:
         raise TournamentError(f"{season} is not a season of {club}.")
     if any(p.club_id != club.pk for p in players):
         raise TournamentError("Only the club's own players can be entered.")
     with transaction.atomic():
         night = Night.objects.create(
-            season=season, date=date, title=name, counts_in_standings=counts_in_standings
+            season=season,
+            date=date,
+            title=name,
+            counts_in_standings=counts_in_standings,
+            form_token=form_token,
         )
         tournament = Tournament.objects.create(
             club=club,
@@ -229,6 +237,13 @@ def create_tournament(
             },
         )
     return tournament
+
+
+def tournament_of_form(club: Club, form_token: uuid.UUID | None) -> Tournament | None:
+    """The club's tournament that the form with this one-time token created, if any."""
+    if form_token is None:
+        return None
+    return Tournament.objects.filter(club=club, night__form_token=form_token).first()
 
 
 def _draw_round(

@@ -177,3 +177,32 @@ def test_two_requests_at_once_with_one_token_make_one_night(season, players, sec
     night = Night.objects.get()
     assert sorted(created for _, created in results) == [False, True]
     assert all(n.pk == night.pk for n, _ in results)
+
+
+def test_a_tournament_form_sent_twice_makes_one_tournament(client, club, season, players, scorer):
+    from club.models import Tournament
+
+    client.force_login(scorer)
+    page = client.get(reverse("tournament_create", args=[club.slug])).content.decode()
+    token = re.search(r'name="form_token" value="([0-9a-f-]+)"', page).group(1)
+    data = {
+        "form_token": token,
+        "name": "Christmas Drive",
+        "date": DATE.isoformat(),
+        "season": "",
+        "rounds": 3,
+        "hands_per_round": 4,
+        "scoring_method": "amounts",
+        "counts_in_standings": "on",
+        "players": [p.pk for p in players[:8]],
+        "new_players": "",
+    }
+    url = reverse("tournament_create", args=[club.slug])
+    first = client.post(url, data)
+    again = client.post(url, data, follow=True)
+    assert Tournament.objects.count() == 1
+    made = Tournament.objects.get()
+    assert first.status_code == 302
+    assert again.redirect_chain[-1][0].endswith(f"/tournaments/{made.pk}/")
+    assert "already created by this form" in again.content.decode()
+    assert made.night.form_token == uuid.UUID(token)
