@@ -259,6 +259,10 @@ def night_tables_edit(request: HttpRequest, slug: str, night_id: int) -> HttpRes
         tables = EditTableFormSet(request.POST, **kwargs)
         if tables.is_valid():
             kept, removed = tables.changes()
+            seated = [p for _, players, _ in kept for p in players]
+            clashes = seated_elsewhere(club, night.date, seated, exclude=night)
+            if clashes and request.POST.get("action") != "save_anyway":
+                return _tables_page(request, club, night, fixed, tables, None, clashes)
             try:
                 changed = services.edit_tables(night, kept, removed, user=request.user)
             except (services.SetupError, scoring.InvalidHand) as problem:
@@ -269,6 +273,18 @@ def night_tables_edit(request: HttpRequest, slug: str, night_id: int) -> HttpRes
                 else:
                     messages.info(request, "Nothing changed.")
                 return redirect("night_detail", slug=club.slug, night_id=night.pk)
+    return _tables_page(request, club, night, fixed, tables, error)
+
+
+def _tables_page(
+    request: HttpRequest,
+    club: Club,
+    night: Night,
+    fixed: list[TableSummary],
+    tables: EditTableFormSet,
+    error: str | None,
+    clashes: list[Clash] | None = None,
+) -> HttpResponse:
     return render(
         request,
         "club/nights/tables.html",
@@ -278,6 +294,7 @@ def night_tables_edit(request: HttpRequest, slug: str, night_id: int) -> HttpRes
             "fixed": fixed,
             "tables": tables,
             "error": error,
+            "clashes": clashes or [],
             "can_add": tables.total_form_count() + len(fixed) < MAX_TABLES,
         },
     )

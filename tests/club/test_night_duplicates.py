@@ -206,3 +206,40 @@ def test_a_tournament_form_sent_twice_makes_one_tournament(client, club, season,
     assert again.redirect_chain[-1][0].endswith(f"/tournaments/{made.pk}/")
     assert "already created by this form" in again.content.decode()
     assert made.night.form_token == uuid.UUID(token)
+
+
+def test_changing_tables_warns_about_players_at_another_open_night(
+    client, club, season, players, secretary
+):
+    """The page for late arrivals: seating someone already at another open night that day asks
+    first, as creating a night does."""
+    other = create_night(season, DATE, [(players[:4], 0)])
+    night = create_night(season, DATE, [(players[4:8], 0)])
+    table = night.tables.get()
+    client.force_login(secretary)
+    url = reverse("night_tables_edit", args=[club.slug, night.pk])
+    data = {
+        "tables-TOTAL_FORMS": "1",
+        "tables-INITIAL_FORMS": "1",
+        "tables-MIN_NUM_FORMS": "0",
+        "tables-MAX_NUM_FORMS": "8",
+        "tables-0-table": str(table.pk),
+        "tables-0-first_dealer": "1",
+        "action": "save",
+    }
+    for n, player in enumerate([*players[4:8], players[0]], start=1):
+        data[f"tables-0-seat_{n}"] = str(player.pk)
+    response = client.post(url, data)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Ann is seated at table 1 of" in page and f"/nights/{other.pk}/" in page
+    assert table.seats.count() == 4, "nothing saved before the secretary says so"
+    response = client.post(url, {**data, "action": "save_anyway"})
+    assert response.status_code == 302
+    assert [s.player.name for s in table.seats.order_by("position")] == [
+        "Eve",
+        "Fay",
+        "Gus",
+        "Hal",
+        "Ann",
+    ]
