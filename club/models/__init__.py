@@ -1,10 +1,12 @@
 from club.models.audit import AuditEvent
 from club.models.clubs import Club, Membership, Player, Role
+from club.models.grades import Grade, GradeLine, GradeNight, GradeOptOut, GradeSettings
 from club.models.hands import Hand, ScoreLine
 from club.models.nights import Night, Seat, Table
 from club.models.rules import RuleSet
 from club.models.seasons import Season, StandingsMethod
 from club.models.sheets import NightSheetCache
+from club.models.table_links import TableLink
 from club.models.totals import NightTotal
 from club.models.tournaments import Entry, Tournament
 
@@ -12,6 +14,11 @@ __all__ = [
     "AuditEvent",
     "Club",
     "Entry",
+    "Grade",
+    "GradeLine",
+    "GradeNight",
+    "GradeOptOut",
+    "GradeSettings",
     "Hand",
     "Membership",
     "Night",
@@ -25,5 +32,6 @@ __all__ = [
     "Seat",
     "StandingsMethod",
     "Table",
+    "TableLink",
     "Tournament",
 ]

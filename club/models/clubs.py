@@ -38,6 +38,11 @@ class Club(models.Model):
     is_public = models.BooleanField(
         default=False, help_text="Anyone may read nights and standings without logging in."
     )
+    confirm_table_hands = models.BooleanField(
+        default=False,
+        help_text="A hand entered through a table's link waits until a second player at the "
+        "table confirms it.",
+    )
     # Every page refuses to be framed by another site; a club that shows its tournament
     # leaderboard inside its own web site names that site here.
     projector_embed_origins = models.CharField(
@@ -46,6 +51,12 @@ class Club(models.Model):
         validators=[validate_origins],
         help_text="Web sites that may show the tournament projector page in a frame, e.g. "
         "https://club.example.org (space-separated). Empty: none may.",
+    )
+    # New players are added by a secretary; a club may let its table scorers add them too, when
+    # setting up a night or a tournament (issue 14.5).
+    scorers_add_players = models.BooleanField(
+        default=False,
+        help_text="Table scorers may add new players when setting up a night or a tournament.",
     )
 
     class Meta:
@@ -93,6 +104,13 @@ class Membership(models.Model):
 class Player(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=60)
+    # The name normalised and case-folded (club.names.name_key), filled on every save: two players
+    # of a club never share it, so "Ann\u200b Baxter" or "ANN BAXTER" cannot sit beside
+    # "Ann Baxter". Empty (NULL) only for rows bulk-created without it, which the Lower(name)
+    # constraint still covers.
+    name_key = models.CharField(  # noqa: DJ001 - NULL, unlike "", never clashes
+        max_length=180, null=True, blank=True, editable=False
+    )
     active = models.BooleanField(default=True)
 
     class Meta:
@@ -101,7 +119,18 @@ class Player(models.Model):
             models.UniqueConstraint(
                 Lower("name"), "club", name="player_name_unique_in_club_ignoring_case"
             ),
+            models.UniqueConstraint(fields=["club", "name_key"], name="player_name_key_unique"),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        from club.names import name_key, normalise_name
+
+        self.name = normalise_name(self.name)
+        self.name_key = name_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
