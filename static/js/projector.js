@@ -85,5 +85,6 @@
 
   fit();
   window.addEventListener("resize", fit);
-  document.addEventListener("htmx:afterSettle", fit);
+  // afterSwap, not afterSettle: the rows are in place at once, and settling waits on a timer.
+  document.addEventListener("htmx:afterSwap", fit);
 })();
