@@ -16,6 +16,7 @@ from club.models import Membership, Role
 from club.services import tournaments as tournament_services
 from club.services.hands import HandEntry, close_night, record_hand
 from club.services.setup import create_night
+from club.services.table_links import night_links
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -65,6 +66,7 @@ def app_pages(club, season, players, secretary, viewer):
     tournament_services.start(tournament, secretary)
     for t in tournament.night.tables.all():
         play(t, secretary, 1)
+    link = night_links(open_night, secretary)[table.pk]
     member = Membership.objects.get(club=club, role=Role.VIEWER)
     s = club.slug
     rule_set = season.rule_set
@@ -107,6 +109,8 @@ def app_pages(club, season, players, secretary, viewer):
             f"/c/{s}/tournaments/{tournament.pk}/close-round/",
             f"/c/{s}/tournaments/{tournament.pk}/leaderboard/",
             f"/c/{s}/audit/",
+            f"/c/{s}/nights/{open_night.pk}/links/",
+            f"/c/{s}/setup/grades/",
             f"/c/{s}/setup/import/",
             "/accounts/password_change/",
         ],
@@ -117,7 +121,8 @@ def app_pages(club, season, players, secretary, viewer):
             f"/c/{s}/tables/{table.pk}/",
             f"/c/{s}/tournaments/{tournament.pk}/",
         ],
-        "anonymous": ["/accounts/login/"],
+        # A table's link: the sheet and its form without logging in.
+        "anonymous": ["/accounts/login/", f"/t/{link.token}/"],
     }
 
 
