@@ -26,12 +26,20 @@ class Night(models.Model):
     # The one-time token of the form that created the night: the same form sent twice (a
     # double-click, a POST resent over a slow link) finds this night instead of making another.
     form_token = models.UUIDField(null=True, blank=True, editable=False)
+    # Issue 11: a closed night is provisional until `publish_after` (the club's correction
+    # window), then published (final). club/services/publish.py moves it, under a row lock.
+    publish_after = models.DateTimeField(null=True, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-date", "-id"]
         indexes = [models.Index(fields=["season", "date"], name="night_season_date")]
         constraints = [
             models.UniqueConstraint(fields=["form_token"], name="night_form_token_unique"),
+            models.CheckConstraint(
+                condition=Q(published_at__isnull=True) | Q(status="closed"),
+                name="night_published_only_when_closed",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -40,6 +48,17 @@ class Night(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.status == self.Status.CLOSED
+
+    @property
+    def is_published(self) -> bool:
+        """Closed and final. A night closed with no correction window (closed before there was
+        one, or written closed by an import or the demo) is final as it stands."""
+        return self.is_closed and (self.published_at is not None or self.publish_after is None)
+
+    @property
+    def is_provisional(self) -> bool:
+        """Closed, inside the correction window: final figures are not out yet."""
+        return self.is_closed and self.published_at is None and self.publish_after is not None
 
     @property
     def club(self):

@@ -104,7 +104,7 @@ class NightSheet:
 
     @property
     def final(self) -> bool:
-        return self.night.is_closed
+        return self.night.is_published
 
     @property
     def widest_table(self) -> int:

@@ -25,6 +25,7 @@ from club.pdf import sheets
 from club.pdf.render import SheetError, file_name, html_to_pdf
 from club.queries.night import night_summary
 from club.services.hands import HandEntry, close_night, next_hand, record_hand
+from club.services.publish import publish
 from club.services.setup import create_night
 
 SUITS = "♠♥♦♣"
@@ -223,8 +224,12 @@ def test_open_night_is_provisional_and_closed_night_final_on_every_page(client, 
     open_pages = pages(client.get(night_url(played)))
     assert all("Provisional" in text and "Final" not in text for text in open_pages)
     close_night(played, secretary)
+    # Closed but inside the correction window: still provisional (issue 11).
     closed_pages = pages(client.get(night_url(played)))
-    assert all("Final" in text and "Provisional" not in text for text in closed_pages)
+    assert all("Provisional" in text and "Final" not in text for text in closed_pages)
+    publish(played, secretary)
+    published_pages = pages(client.get(night_url(played)))
+    assert all("Final" in text and "Provisional" not in text for text in published_pages)
 
 
 def test_running_header_page_numbers_and_stakes_footer_on_every_page(
