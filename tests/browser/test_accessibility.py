@@ -111,6 +111,7 @@ def app_pages(club, season, players, secretary, viewer):
             f"/c/{s}/audit/",
             f"/c/{s}/nights/{open_night.pk}/links/",
             f"/c/{s}/setup/grades/",
+            f"/c/{s}/ledger/",
             f"/c/{s}/setup/import/",
             "/accounts/password_change/",
         ],
