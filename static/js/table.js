@@ -11,6 +11,8 @@
   var pending = []; // the outbox as last read, so a click can decide at once where a save goes
   var etag = "";
   var flushing = false;
+  var refreshingForm = false; // a fresh entry form asked for after the outbox emptied
+  var previewAsked = null; // the fields as they were when the preview on its way was asked for
 
   // --- the page's parts --------------------------------------------------------------------------
 
@@ -162,12 +164,16 @@
       .map(function (p) { return p[0] + "=" + p[1]; }).sort().join("&");
   }
 
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var target = event.detail.target;
+    var form = handForm();
+    if (target && target.id === "preview" && form) previewAsked = serial(formFields(form));
+  });
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
     if (!target || target.id !== "preview") return;
     var form = handForm();
-    var asked = event.detail.requestConfig && event.detail.requestConfig.formData;
-    if (form && asked && serial(formFields(form)) !== serial(Array.from(asked.entries()))) {
+    if (form && previewAsked !== null && serial(formFields(form)) !== previewAsked) {
       // The fields changed since this preview was asked for: a newer one is on its way.
       event.detail.shouldSwap = false;
     }
@@ -537,9 +543,26 @@
     var form = handForm();
     var box = outboxEl();
     if (isNewHandForm(form) && !typed(form) && box && window.htmx) {
-      htmx.ajax("GET", box.dataset.formUrl, { target: "#entry", swap: "outerHTML" });
+      refreshingForm = true;
+      var note = document.getElementById("save-status");
+      var kept = note ? Array.from(note.children) : [];
+      htmx.ajax("GET", box.dataset.formUrl, { target: "#entry", swap: "outerHTML" })
+        .finally(function () {
+          refreshingForm = false;
+          // What the last send said stays beside Save on the fresh form.
+          var fresh = document.getElementById("save-status");
+          if (fresh && fresh !== note && kept.length) fresh.replaceChildren.apply(fresh, kept);
+        });
     }
   }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    // The scorer started typing while the fresh form was on its way: keep what they typed.
+    var target = event.detail.target;
+    if (refreshingForm && target && target.id === "entry" && typed(handForm())) {
+      event.detail.shouldSwap = false;
+    }
+  });
 
   window.addEventListener("online", function () {
     say("", "", false);
@@ -616,9 +639,12 @@
     setInterval(function () { flush(); poll(); }, POLL_MS);
   }
 
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", start);
+  // After htmx has set up the page (it does so on DOMContentLoaded, which a deferred script
+  // precedes), so a restored draft's "change" reaches it and asks for the preview.
+  function later() { setTimeout(start, 0); }
+  if (document.readyState === "complete") {
+    later();
   } else {
-    start();
+    document.addEventListener("DOMContentLoaded", later);
   }
 })();
