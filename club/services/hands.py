@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 
 import scoring
@@ -155,7 +155,9 @@ def snapshot(hand: Hand) -> dict[str, Any]:
         "last_trick_by": name(hand.last_trick_by),
         "trump": hand.trump,
         "notes": hand.notes,
-        "amounts": {line.player.name: line.amount for line in hand.score_lines.all()},
+        "amounts": {
+            line.player.name: line.amount for line in hand.score_lines.select_related("player")
+        },
     }
 
 
@@ -253,6 +255,19 @@ def _audit(hand: Hand, user: AbstractBaseUser, action: str, before: Any, after: 
     )
 
 
+def _season_for_saving(season_id: int) -> Season:
+    """The season with its rule sets, read after taking a share lock on its row (PostgreSQL).
+
+    A share lock, not FOR UPDATE: the saves at every table of a night share it, so they do not
+    queue behind one another (15 tables saving at once), while change_ladder's FOR UPDATE still
+    waits for them and they for it. SQLite needs none: BEGIN IMMEDIATE lets one writer in at a
+    time."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1 FROM club_season WHERE id = %s FOR SHARE", [season_id])
+    return Season.objects.select_related("rule_set", "standings_rule_set").get(pk=season_id)
+
+
 def _numbers(first: int, last: int) -> str:
     """ "Hand 3", "Hands 3 and 4", "Hands 3 to 6"."""
     if first == last:
@@ -296,19 +311,13 @@ def record_hand(
     (the reply to an earlier save was lost, or the offline queue sent it again), that hand is
     returned unchanged with `resent` set to True, and nothing is written."""
     with transaction.atomic():
-        # Lock the table row so that two scorers saving at once take turns, and the season's, so
-        # that a new ladder rule set (services.setup.change_ladder) is either rescored with this
-        # hand or read fresh here, never missed.
+        # Lock the table row so that two scorers saving at once take turns, and share the
+        # season's, so that a new ladder rule set (services.setup.change_ladder) is either
+        # rescored with this hand or read fresh here, never missed.
         locked = (
-            Table.objects.select_for_update(of=("self", "night__season"))
-            .select_related(
-                "night",
-                "night__season",
-                "night__season__rule_set",
-                "night__season__standings_rule_set",
-            )
-            .get(pk=table.pk)
+            Table.objects.select_for_update(of=("self",)).select_related("night").get(pk=table.pk)
         )
+        locked.night.season = _season_for_saving(locked.night.season_id)
         if client_id is not None:
             earlier = Hand.objects.filter(client_id=client_id).first()
             if earlier is not None:
