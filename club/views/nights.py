@@ -26,6 +26,7 @@ from club.forms.nights import (
 )
 from club.models import Club, Night, Player
 from club.queries.night import TableSummary, audit_trail, club_nights, night_summary, night_tables
+from club.queries.sheet_version import night_etag
 from club.services import setup as services
 from club.services.hands import HandConflict, close_night, reopen_night
 
@@ -123,8 +124,17 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
 def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     club = access.get_club(request, slug)
     night = access.get_night(request, club, night_id)
+    # The page checks every few seconds whether the night changed (static/js/live-refresh.js):
+    # "304 Not Modified" after one aggregate query when nothing did.
+    # Only that check gets the 304 (a browser's own revalidation gets the page, with any message
+    # waiting for it).
+    etag = night_etag(night)
+    if request.headers.get("X-Live-Check") and request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+        response["ETag"] = etag
+        return response
     can_manage = access.can(request.user, club, access.MANAGE)
-    return render(
+    response = render(
         request,
         "club/nights/detail.html",
         {
@@ -135,8 +145,12 @@ def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
             "trail": audit_trail(night, club) if can_manage else None,
             "can_manage": can_manage,
             "can_score": access.can(request.user, club, access.SCORE),
+            "etag": etag,
         },
     )
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 def _close_or_reopen(request: HttpRequest, slug: str, night_id: int, closing: bool) -> HttpResponse:

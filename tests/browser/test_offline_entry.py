@@ -214,3 +214,18 @@ def test_a_hand_kept_offline_while_the_table_moved_on_asks_before_it_is_saved(
         (2, "Dan", "Bob"),
         (3, "Cat", "Cat"),  # saved as hand 3 with hand 3's dealer
     ]
+
+
+def test_the_night_page_refreshes_itself_when_a_table_saves_a_hand(
+    phone, live_server, club, viewer, secretary, night, table4, players
+):
+    from club.services.hands import HandEntry, record_hand
+
+    ann, bob = players[:2]
+    ctx, page = phone("viewer")
+    page.goto(f"{live_server.url}/c/{club.slug}/nights/{night.pk}/")
+    card = page.locator(".night-table", has_text="Table 1")
+    expect(card).to_contain_text("0 hands")
+    record_hand(table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), secretary)
+    expect(card).to_contain_text("1 hand", timeout=25_000)
+    expect(page.locator("h1")).to_be_visible()
