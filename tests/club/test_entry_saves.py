@@ -313,3 +313,20 @@ def test_the_night_page_check_answers_not_modified_until_a_table_changes(
     changed = client.get(url, **live)
     assert changed.status_code == 200 and changed["ETag"] != etag
     assert "1 hand" in page_text(changed)
+
+
+def test_a_refused_save_says_why_beside_the_save_button(scorer_client, table4, players):
+    ann, bob = players[:2]
+    data = form_data(ann, bob, 6, 1)
+    del data["tricks"]
+    response = scorer_client.post(create_url(table4), data, **HTMX)
+    assert response.status_code == 422
+    html = response.content.decode()
+    beside_save = html[html.index('id="save-status"') :]
+    beside_save = html_lib.unescape(
+        re.sub(r"<[^>]+>", " ", beside_save[: beside_save.index("</form>")])
+    )
+    assert "Not saved: Tricks won: Enter the tricks the declaring side won (0 to 13)." in re.sub(
+        r"\s+", " ", beside_save
+    )
+    assert not Hand.objects.exists()
