@@ -219,7 +219,7 @@
   function keepOffline(form, reason) {
     var problem = missing(form);
     if (problem) {
-      say("No connection, and this hand is not complete: " + problem + " Nothing was kept yet.", "error");
+      say(reason + " This hand is not complete, so nothing was kept yet: " + problem, "error");
       return;
     }
     var number = parseInt(form.dataset.number, 10);
@@ -345,6 +345,12 @@
 
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr.status;
+    if (status >= 500 && isSave(event) && isNewHandForm(handForm())) {
+      // A server error (the database busy for too long, a restart): keep the hand and send it
+      // again shortly; its id makes a second arrival harmless.
+      keepOffline(handForm(), "The server could not save it just now (error " + status + ").");
+      return;
+    }
     say(status === 403
       ? "You are not allowed to change this sheet (log in as a scorer). Nothing was saved."
       : status === 429
@@ -510,6 +516,9 @@
           };
         } else if (outcome === "closed") {
           item.problem = { kind: "closed", message: messageIn(html, ".message.warning, .message.error") };
+        } else if (response.status >= 500) {
+          setTimeout(flush, RETRY_MS * 3); // the server is struggling: wait, then send it again
+          return false;
         } else {
           item.problem = {
             kind: "error",
