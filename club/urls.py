@@ -2,14 +2,20 @@ from django.contrib import admin
 from django.urls import include, path
 
 from club.views import (
+    accounts,
+    audit,
     clubs,
     hands,
+    interchange,
+    live,
+    lockouts,
     nights,
     offline,
     players,
     setup,
     sheets,
     standings,
+    table_links,
     tournaments,
 )
 
@@ -17,18 +23,32 @@ from club.views import (
 club_patterns = (
     clubs.urlpatterns
     + setup.urlpatterns
+    + audit.urlpatterns  # the club's audit trail, deleted nights included
+    + lockouts.urlpatterns  # a secretary unlocks a locked-out member
     + nights.urlpatterns
     + hands.urlpatterns
     + standings.urlpatterns
     + players.urlpatterns
     + sheets.urlpatterns  # printable sheets (PDF), club/views/sheets.py
     + tournaments.urlpatterns
+    + interchange.urlpatterns  # the club data file, club/views/interchange.py
+    + table_links.club_urlpatterns  # tables' links and QR codes, club/views/table_links.py
+    + live.urlpatterns  # the live night board, club/views/live.py
 )
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Before Django's own: says so when the email could not be sent (club/views/accounts.py).
+    path(
+        "accounts/password_reset/",
+        accounts.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", clubs.home, name="home"),
+    *interchange.schema_urlpatterns,
     *offline.urlpatterns,  # /sw.js: the service worker must sit at the root to cover every page
     path("c/<slug:slug>/", include(club_patterns)),
+    # A table's link, opened on a phone at the table with no login: /t/<token>/.
+    *table_links.urlpatterns,
 ]

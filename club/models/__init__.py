@@ -4,6 +4,8 @@ from club.models.hands import Hand, ScoreLine
 from club.models.nights import Night, Seat, Table
 from club.models.rules import RuleSet
 from club.models.seasons import Season, StandingsMethod
+from club.models.sheets import NightSheetCache
+from club.models.table_links import TableLink
 from club.models.totals import NightTotal
 from club.models.tournaments import Entry, Tournament
 
@@ -14,6 +16,7 @@ __all__ = [
     "Hand",
     "Membership",
     "Night",
+    "NightSheetCache",
     "NightTotal",
     "Player",
     "Role",
@@ -23,5 +26,6 @@ __all__ = [
     "Seat",
     "StandingsMethod",
     "Table",
+    "TableLink",
     "Tournament",
 ]

@@ -1,8 +1,25 @@
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
+
+ORIGIN = re.compile(r"https://[a-z0-9.-]+(:[0-9]{1,5})?")
+
+
+def validate_origins(value: str) -> None:
+    """Space-separated https origins ("https://club.example.org"), nothing else: they go into
+    the projector page's Content-Security-Policy frame-ancestors."""
+    bad = [o for o in value.split() if not ORIGIN.fullmatch(o)]
+    if bad:
+        raise ValidationError(
+            "Give whole https addresses with no path, e.g. https://club.example.org "
+            "(not: %(bad)s).",
+            params={"bad": ", ".join(bad)},
+        )
 
 
 class Club(models.Model):
@@ -20,6 +37,26 @@ class Club(models.Model):
     points_label = models.CharField(max_length=12, default="pts", blank=True)
     is_public = models.BooleanField(
         default=False, help_text="Anyone may read nights and standings without logging in."
+    )
+    confirm_table_hands = models.BooleanField(
+        default=False,
+        help_text="A hand entered through a table's link waits until a second player at the "
+        "table confirms it.",
+    )
+    # Every page refuses to be framed by another site; a club that shows its tournament
+    # leaderboard inside its own web site names that site here.
+    projector_embed_origins = models.CharField(
+        max_length=300,
+        blank=True,
+        validators=[validate_origins],
+        help_text="Web sites that may show the tournament projector page in a frame, e.g. "
+        "https://club.example.org (space-separated). Empty: none may.",
+    )
+    # New players are added by a secretary; a club may let its table scorers add them too, when
+    # setting up a night or a tournament (issue 14.5).
+    scorers_add_players = models.BooleanField(
+        default=False,
+        help_text="Table scorers may add new players when setting up a night or a tournament.",
     )
 
     class Meta:
@@ -67,6 +104,13 @@ class Membership(models.Model):
 class Player(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=60)
+    # The name normalised and case-folded (club.names.name_key), filled on every save: two players
+    # of a club never share it, so "Ann\u200b Baxter" or "ANN BAXTER" cannot sit beside
+    # "Ann Baxter". Empty (NULL) only for rows bulk-created without it, which the Lower(name)
+    # constraint still covers.
+    name_key = models.CharField(  # noqa: DJ001 - NULL, unlike "", never clashes
+        max_length=180, null=True, blank=True, editable=False
+    )
     active = models.BooleanField(default=True)
 
     class Meta:
@@ -75,7 +119,18 @@ class Player(models.Model):
             models.UniqueConstraint(
                 Lower("name"), "club", name="player_name_unique_in_club_ignoring_case"
             ),
+            models.UniqueConstraint(fields=["club", "name_key"], name="player_name_key_unique"),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        from club.names import name_key, normalise_name
+
+        self.name = normalise_name(self.name)
+        self.name_key = name_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)

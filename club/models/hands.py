@@ -70,9 +70,24 @@ class Hand(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     updated_at = models.DateTimeField(auto_now=True)
+    # Entered (or last corrected) through a table's link rather than by a logged-in member.
+    entered_via = models.ForeignKey(
+        "club.TableLink", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # The club asks a second player to confirm hands entered at the table (Club.confirm_table_hands)
+    # and nobody has yet. Such a hand counts in the totals like any other, shown as unconfirmed;
+    # the night cannot be closed while one is waiting.
+    awaiting_confirmation = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "number"]
+        indexes = [
+            models.Index(
+                fields=["table"],
+                condition=Q(awaiting_confirmation=True),
+                name="hand_awaiting_confirmation",
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique_at_table"),
             models.UniqueConstraint(fields=["client_id"], name="hand_client_id_unique"),

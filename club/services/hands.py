@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 
 import scoring
-from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table
+from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table, TableLink
 from club.services.ladder import ladder_amounts
+from club.services.locks import NightGone, lock_night
 
 
 class HandConflict(Exception):
@@ -32,6 +33,10 @@ class HandConflict(Exception):
         self.current = current
 
 
+class HandGone(HandConflict):
+    """The hand was deleted (by someone else, or by a first click) before this change got to it."""
+
+
 @dataclass(frozen=True)
 class HandEntry:
     """A hand as entered at the table, before scoring."""
@@ -45,6 +50,19 @@ class HandEntry:
     last_trick_by: Player | None = None
     trump: str = ""
     notes: str = ""
+
+
+@dataclass(frozen=True)
+class LinkSource:
+    """A change made through a table's link rather than by a logged-in member: the link, and the
+    name the person gave their phone (if any), for the audit trail."""
+
+    link: TableLink
+    device: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"Table {self.link.table.number}'s link"
 
 
 @dataclass(frozen=True)
@@ -161,6 +179,39 @@ def snapshot(hand: Hand) -> dict[str, Any]:
     }
 
 
+def _lock_night(night_id: int, shared: bool = False) -> Night:
+    """Every write of a night takes the night's row lock first (then its season's and rule sets',
+    club.services.locks), so that a close, a reopen and hand changes at any of its tables take
+    turns in one order: no hand lands in a closed night, and two changes never deadlock.
+    `shared`: a share lock, which new hands at different tables hold at once."""
+    try:
+        return lock_night(night_id, shared=shared)
+    except NightGone as gone:
+        raise HandConflict(str(gone)) from None
+
+
+def _locked_hand(hand: Hand, night: Night, doing: str) -> Hand:
+    """The hand as it is now, locked (after its night), or HandGone if it was deleted meanwhile."""
+    try:
+        current = (
+            Hand.objects.select_for_update(of=("self",))
+            .select_related("table", "rule_set")
+            .get(pk=hand.pk)
+        )
+    except Hand.DoesNotExist:
+        if doing == "deleted":
+            raise HandGone(
+                f"Hand {hand.number} is already deleted (a second click, or someone else): "
+                "the sheet below is as it stands."
+            ) from None
+        raise HandGone(
+            f"Hand {hand.number} was deleted by someone else, so your change was not saved. "
+            "Check the sheet, and enter the hand again if it is still missing."
+        ) from None
+    current.table.night = night
+    return current
+
+
 def _check_open(night: Night) -> None:
     if night.is_closed:
         raise HandConflict("This night is closed. A secretary must reopen it before any change.")
@@ -242,30 +293,27 @@ def _subject(hand: Hand) -> str:
     return f"Table {hand.table.number}, hand {hand.number}"
 
 
-def _audit(hand: Hand, user: AbstractBaseUser, action: str, before: Any, after: Any) -> None:
+def _audit(
+    hand: Hand,
+    user: AbstractBaseUser | None,
+    action: str,
+    before: Any,
+    after: Any,
+    via: LinkSource | None = None,
+) -> None:
     night = hand.table.night
     AuditEvent.objects.create(
         club_id=night.season.club_id,
         night=night,
         user=user,
+        link=via.link if via else None,
+        device=via.device if via else "",
+        link_label=via.label if via else "",
         action=action,
         subject=_subject(hand),
         before=before,
         after=after,
     )
-
-
-def _season_for_saving(season_id: int) -> Season:
-    """The season with its rule sets, read after taking a share lock on its row (PostgreSQL).
-
-    A share lock, not FOR UPDATE: the saves at every table of a night share it, so they do not
-    queue behind one another (15 tables saving at once), while change_ladder's FOR UPDATE still
-    waits for them and they for it. SQLite needs none: BEGIN IMMEDIATE lets one writer in at a
-    time."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1 FROM club_season WHERE id = %s FOR SHARE", [season_id])
-    return Season.objects.select_related("rule_set", "standings_rule_set").get(pk=season_id)
 
 
 def _numbers(first: int, last: int) -> str:
@@ -297,12 +345,20 @@ def _moved_on(expected: int, number: int) -> HandConflict:
     )
 
 
+def _awaits_confirmation(night: Night, via: LinkSource | None) -> bool:
+    """A hand entered or corrected through a table's link waits for a second player when the
+    club asks for it; a member's own entry or correction stands."""
+    return via is not None and night.season.club.confirm_table_hands
+
+
 def record_hand(
     table: Table,
     entry: HandEntry,
-    user: AbstractBaseUser,
+    user: AbstractBaseUser | None,
     expected_number: int | None = None,
     client_id: uuid.UUID | None = None,
+    *,
+    via: LinkSource | None = None,
 ) -> Hand:
     """Append a hand to the table. `expected_number` is the number the form showed: if someone
     else saved that hand meanwhile, refuse rather than record the same hand twice.
@@ -311,13 +367,12 @@ def record_hand(
     (the reply to an earlier save was lost, or the offline queue sent it again), that hand is
     returned unchanged with `resent` set to True, and nothing is written."""
     with transaction.atomic():
-        # Lock the table row so that two scorers saving at once take turns, and share the
-        # season's, so that a new ladder rule set (services.setup.change_ladder) is either
-        # rescored with this hand or read fresh here, never missed.
-        locked = (
-            Table.objects.select_for_update(of=("self",)).select_related("night").get(pk=table.pk)
-        )
-        locked.night.season = _season_for_saving(locked.night.season_id)
+        # The night, its season and rule sets with a share lock: the saves at every table of a
+        # night hold it together (fifteen tables at once do not queue behind one another), while
+        # a close, a ladder change or a rule set edit (FOR UPDATE) waits for them, and they for
+        # it. Then this table's row, so that two phones at one table take turns.
+        night = _lock_night(table.night_id, shared=True)
+        Table.objects.select_for_update().only("pk").get(pk=table.pk)
         if client_id is not None:
             earlier = Hand.objects.filter(client_id=client_id).first()
             if earlier is not None:
@@ -325,11 +380,13 @@ def record_hand(
                     raise HandConflict("This entry was already saved at another table.")
                 earlier.resent = True  # type: ignore[attr-defined]
                 return earlier
-        _check_open(locked.night)
-        table.night.season = locked.night.season
-        rule_set = table.night.season.rule_set
+        _check_open(night)
+        # The season and rule set as locked: a ladder change or a rule set edit made meanwhile is
+        # either finished (and read here) or waits for this hand (club.services.locks).
+        table.night.season = night.season
+        rule_set = night.season.rule_set
         scored = score_entry(table, entry, rule_set.rules)
-        last = locked.hands.order_by("-number").values_list("number", flat=True).first()
+        last = table.hands.order_by("-number").values_list("number", flat=True).first()
         number = (last or 0) + 1
         if expected_number is not None and expected_number != number:
             raise _moved_on(expected_number, number)
@@ -340,6 +397,8 @@ def record_hand(
             entered_by=user,
             updated_by=user,
             client_id=client_id,
+            entered_via=via.link if via else None,
+            awaiting_confirmation=_awaits_confirmation(night, via),
         )
         apply_result(hand, scored)
         try:
@@ -352,19 +411,23 @@ def record_hand(
             ) from None
         hand.resent = False  # type: ignore[attr-defined]
         _write_lines(hand, scored)
-        _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand))
+        _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand), via)
     return hand
 
 
-def update_hand(hand: Hand, entry: HandEntry, user: AbstractBaseUser, version: int) -> Hand:
+def update_hand(
+    hand: Hand,
+    entry: HandEntry,
+    user: AbstractBaseUser | None,
+    version: int,
+    *,
+    via: LinkSource | None = None,
+) -> Hand:
     """Correct a hand; refused if it changed since the form was opened (`version`)."""
     with transaction.atomic():
-        current = (
-            Hand.objects.select_for_update()
-            .select_related("table", "table__night", "table__night__season", "rule_set")
-            .get(pk=hand.pk)
-        )
-        _check_open(current.table.night)
+        night = _lock_night(hand.table.night_id)
+        _check_open(night)
+        current = _locked_hand(hand, night, "changed")
         if current.version != version:
             raise HandConflict(
                 f"Hand {current.number} was changed by someone else after you opened it, so "
@@ -377,24 +440,29 @@ def update_hand(hand: Hand, entry: HandEntry, user: AbstractBaseUser, version: i
         scored = score_entry(current.table, entry, current.rule_set.rules)
         apply_result(current, scored)
         current.updated_by = user
+        current.entered_via = via.link if via else None
+        current.awaiting_confirmation = _awaits_confirmation(current.table.night, via)
         current.version = F("version") + 1
         current.save()
         current.refresh_from_db()
         current.score_lines.all().delete()
         _write_lines(current, scored)
-        _audit(current, user, AuditEvent.Action.UPDATE, before, snapshot(current))
+        _audit(current, user, AuditEvent.Action.UPDATE, before, snapshot(current), via)
     return current
 
 
-def delete_hand(hand: Hand, user: AbstractBaseUser, version: int | None = None) -> None:
+def delete_hand(
+    hand: Hand,
+    user: AbstractBaseUser | None,
+    version: int | None = None,
+    *,
+    via: LinkSource | None = None,
+) -> None:
     """Delete a hand; the later hands at the table move up one so the numbering has no gap."""
     with transaction.atomic():
-        current = (
-            Hand.objects.select_for_update()
-            .select_related("table", "table__night", "table__night__season")
-            .get(pk=hand.pk)
-        )
-        _check_open(current.table.night)
+        night = _lock_night(hand.table.night_id)
+        _check_open(night)
+        current = _locked_hand(hand, night, "deleted")
         if version is not None and current.version != version:
             raise HandConflict(
                 f"Hand {current.number} was changed by someone else after you opened it. "
@@ -402,7 +470,7 @@ def delete_hand(hand: Hand, user: AbstractBaseUser, version: int | None = None) 
             )
         before = snapshot(current)
         table, number = current.table, current.number
-        _audit(current, user, AuditEvent.Action.DELETE, before, None)
+        _audit(current, user, AuditEvent.Action.DELETE, before, None, via)
         current.delete()
         # One at a time, lowest first, so the (table, number) constraint never sees a duplicate.
         for later in table.hands.filter(number__gt=number).order_by("number"):
@@ -414,9 +482,21 @@ def close_night(night: Night, user: AbstractBaseUser) -> None:
     from django.utils import timezone
 
     with transaction.atomic():
-        locked = Night.objects.select_for_update().get(pk=night.pk)
+        locked = _lock_night(night.pk)
         if locked.is_closed:
             raise HandConflict("This night is already closed.")
+        waiting = list(
+            Hand.objects.filter(table__night=locked, awaiting_confirmation=True)
+            .order_by("table__round_number", "table__number", "number")
+            .values_list("table__number", "number")
+        )
+        if waiting:
+            which = ", ".join(f"table {t} hand {n}" for t, n in waiting[:10])
+            more = f" and {len(waiting) - 10} more" if len(waiting) > 10 else ""
+            raise HandConflict(
+                f"{len(waiting)} hand(s) still wait for a second player's confirmation "
+                f"({which}{more}). Confirm or correct them on the night page, then close it."
+            )
         locked.status = Night.Status.CLOSED
         locked.closed_at = timezone.now()
         locked.closed_by = user
@@ -432,7 +512,7 @@ def close_night(night: Night, user: AbstractBaseUser) -> None:
 
 def reopen_night(night: Night, user: AbstractBaseUser) -> None:
     with transaction.atomic():
-        locked = Night.objects.select_for_update().get(pk=night.pk)
+        locked = _lock_night(night.pk)
         if not locked.is_closed:
             raise HandConflict("This night is already open.")
         locked.status = Night.Status.OPEN

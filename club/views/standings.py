@@ -6,7 +6,6 @@ visitor is sent to log in and a logged-in outsider gets a 404.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -20,7 +19,7 @@ from django.utils.safestring import SafeString
 from django.utils.text import slugify
 from django_tables2 import RequestConfig
 
-from club import access, charts
+from club import access, charts, csv_safety
 from club.models import Club, Season
 from club.queries import standings as q
 from club.tables import PER_PAGE, StandingsTable, format_average, format_measure
@@ -176,7 +175,7 @@ def standings_csv(request: HttpRequest, club: Club) -> HttpResponse:
     name = slugify(f"{club.slug} {page.ladder.season.name} standings")
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
-    writer = csv.writer(response)
+    writer = csv_safety.writer(response)
     for row in table.as_values():
         writer.writerow(row)
     return response

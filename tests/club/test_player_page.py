@@ -81,9 +81,14 @@ def get(client, season, player, **params):
 
 
 def average_text(value: Fraction) -> str:
-    exact = Decimal(value.numerator) / Decimal(value.denominator) / 100
+    """Under £1 in pence, to one place when not whole (issue 13.7); else pounds to 4 places."""
+    pence = Decimal(value.numerator) / Decimal(value.denominator)
+    shown = pence.quantize(Decimal(1) if value.denominator == 1 else Decimal("0.1"))
+    if abs(shown) < 100:
+        sign = "+" if shown > 0 else "-" if shown < 0 else ""
+        return f"{sign}{abs(shown)}p"
     sign = "+" if value > 0 else "-" if value < 0 else ""
-    return f"{sign}£{abs(exact).quantize(Decimal('0.0001'))}"
+    return f"{sign}£{abs(pence / 100).quantize(Decimal('0.0001'))}"
 
 
 def test_night_by_night_with_running_totals(client, season, players, secretary, history):
@@ -131,7 +136,7 @@ def test_contracts_declared_made_percent_and_average_gain(
             season.club.format_amount(gain, signed=True),
             average_text(Fraction(gain, declared)),
         ]
-    assert shown["Solo"][4] == "+£0.0150"
+    assert shown["Solo"][4] == "+1.5p"
 
 
 def test_prop_and_cop_partners(client, season, players, secretary, history):

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('club', '0004_tournaments'),
+        ('club', '0005_hardening'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
