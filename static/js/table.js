@@ -5,6 +5,19 @@
 (function () {
   "use strict";
 
+  // Let htmx swap the answers that carry a message for the scorer: 409 (conflict) and 422 (bad
+  // input). Set here, not in a <meta name="htmx-config">: htmx reads only the first such tag,
+  // and base.html has its own.
+  if (window.htmx) {
+    htmx.config.responseHandling = [
+      { code: "204", swap: false },
+      { code: "[23]..", swap: true },
+      { code: "409|422", swap: true, error: false },
+      { code: "[45]..", swap: false, error: true },
+      { code: "...", swap: false },
+    ];
+  }
+
   var Outbox = window.SoloOutbox;
   var POLL_MS = 10000;
   var RETRY_MS = 5000;
