@@ -59,6 +59,7 @@ class Result:
     wall_s: float
     saves: list[Save] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    server_cpu_s: float = 0.0  # CPU time the server's processes spent during the run
 
     @property
     def ok(self) -> list[Save]:
@@ -76,11 +77,12 @@ class Result:
             f"Concurrent entry: {self.tables} tables x {self.hands} hands at once over HTTP, "
             f"{self.server} on {self.database}",
             f"{'tables':>6} {'hands':>5} {'saves':>5} {'errors':>6} {'wall s':>7} "
-            f"{'saves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}",
+            f"{'saves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'server CPU ms/save':>18}",
             f"{self.tables:>6} {self.hands:>5} {len(self.saves):>5} {errors:>6} "
             f"{self.wall_s:7.2f} {len(self.saves) / self.wall_s:8.1f} "
             f"{statistics.median(s.ms for s in self.saves):7.1f} {self.percentile(0.99):7.1f} "
-            f"{max(s.ms for s in self.saves):7.1f}",
+            f"{max(s.ms for s in self.saves):7.1f} "
+            f"{self.server_cpu_s * 1000 / max(1, len(self.saves)):18.1f}",
             *(f"  problem: {p}" for p in self.problems[:20]),
         ]
 
@@ -202,6 +204,22 @@ def start_server(port: int, workers: int, threads: int) -> tuple[subprocess.Pope
     raise RuntimeError(f"The server on port {port} did not start: {server.stderr.read()[-2000:]}")
 
 
+def session_cpu_seconds(session: int) -> float:
+    """User + system CPU time of every process in this session (the server and its workers):
+    unlike the latencies, it hardly depends on how busy the machine is with other work."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # After the command name: state, ppid, pgrp, session, ... utime is the 12th, stime 13th.
+        if int(fields[3]) == session:
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
 def stop_server(server: subprocess.Popen) -> None:
     if server.poll() is None:
         os.killpg(server.pid, signal.SIGTERM)
@@ -250,11 +268,13 @@ def run(tables: int, hands: int, port: int, workers: int, threads: int) -> Resul
     try:
         for thread in workers_:
             thread.start()
+        cpu_before = session_cpu_seconds(server.pid)
         barrier.wait()
         began = time.perf_counter()
         for thread in workers_:
             thread.join()
         result.wall_s = time.perf_counter() - began
+        result.server_cpu_s = session_cpu_seconds(server.pid) - cpu_before
     finally:
         stop_server(server)
     for save in result.saves:
