@@ -5,10 +5,13 @@ from club.views import (
     accounts,
     audit,
     clubs,
+    grades,
     hands,
     interchange,
+    ledger,
     live,
     lockouts,
+    members,
     nights,
     offline,
     players,
@@ -34,6 +37,9 @@ club_patterns = (
     + interchange.urlpatterns  # the club data file, club/views/interchange.py
     + table_links.club_urlpatterns  # tables' links and QR codes, club/views/table_links.py
     + live.urlpatterns  # the live night board, club/views/live.py
+    + grades.urlpatterns  # grade settings, club/views/grades.py
+    + ledger.urlpatterns  # after the night: publishing, money owed (issue 11)
+    + members.urlpatterns  # members' own view, claiming a record, unsubscribing (issue 11)
 )
 
 urlpatterns = [

@@ -11,6 +11,9 @@
 
   function check() {
     if (document.visibilityState !== "visible" || !navigator.onLine) return;
+    // Never swap the page under someone using one of its forms; the next check will.
+    var active = document.activeElement;
+    if (active && active.closest && active.closest("#main form")) return;
     fetch(window.location.href, {
       headers: { "X-Live-Check": "1", "If-None-Match": etag },
       cache: "no-store",
