@@ -27,6 +27,7 @@ from club.forms.nights import (
 from club.models import Club, Night, Player
 from club.queries.night import TableSummary, audit_trail, club_nights, night_summary, night_tables
 from club.queries.night_clashes import Clash, seated_elsewhere
+from club.queries.sheet_version import night_etag
 from club.queries.table_links import unconfirmed_hands
 from club.services import setup as services
 from club.services.hands import HandConflict, close_night, reopen_night
@@ -159,10 +160,19 @@ def _create_night(
 def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     club = access.get_club(request, slug)
     night = access.get_night(request, club, night_id)
+    # The page checks every few seconds whether the night changed (static/js/live-refresh.js):
+    # "304 Not Modified" after one aggregate query when nothing did.
+    # Only that check gets the 304 (a browser's own revalidation gets the page, with any message
+    # waiting for it).
+    etag = night_etag(night)
+    if request.headers.get("X-Live-Check") and request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+        response["ETag"] = etag
+        return response
     can_manage = access.can(request.user, club, access.MANAGE)
     can_score = access.can(request.user, club, access.SCORE)
     after_the_night = ledger_views.night_context(request, club, night)  # issue 11
-    return render(
+    response = render(
         request,
         "club/nights/detail.html",
         {
@@ -175,9 +185,13 @@ def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
             "trail": audit_trail(night, club) if can_manage else None,
             "can_manage": can_manage,
             "can_score": can_score,
+            "etag": etag,
             **after_the_night,
         },
     )
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 def _close_or_reopen(request: HttpRequest, slug: str, night_id: int, closing: bool) -> HttpResponse:
