@@ -5,9 +5,11 @@ from club.views import (
     audit,
     clubs,
     hands,
+    interchange,
     live,
     lockouts,
     nights,
+    offline,
     players,
     setup,
     sheets,
@@ -30,12 +32,15 @@ club_patterns = (
     + tournaments.urlpatterns
     + table_links.club_urlpatterns  # tables' links and QR codes, club/views/table_links.py
     + live.urlpatterns  # the live night board, club/views/live.py
+    + interchange.urlpatterns  # the club data file, club/views/interchange.py
 )
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", clubs.home, name="home"),
+    *interchange.schema_urlpatterns,
+    *offline.urlpatterns,  # /sw.js: the service worker must sit at the root to cover every page
     path("c/<slug:slug>/", include(club_patterns)),
     # A table's link, opened on a phone at the table with no login: /t/<token>/.
     *table_links.urlpatterns,

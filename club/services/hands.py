@@ -3,6 +3,7 @@ writes the hand, its score lines and an audit event in one transaction."""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +18,18 @@ from club.services.ladder import ladder_amounts
 
 class HandConflict(Exception):
     """The change cannot be made as asked (closed night, someone else changed the hand meanwhile);
-    the message says what to do."""
+    the message says what to do.
+
+    `next_number`: when the table moved on (or a hand went missing), the number this hand would
+    take now, so the page can offer to save it as that hand. `current`: for a stale correction,
+    the hand as it is now, to show beside the scorer's version."""
+
+    def __init__(
+        self, message: str, *, next_number: int | None = None, current: Hand | None = None
+    ) -> None:
+        super().__init__(message)
+        self.next_number = next_number
+        self.current = current
 
 
 @dataclass(frozen=True)
@@ -270,16 +282,50 @@ def _awaits_confirmation(night: Night, via: LinkSource | None) -> bool:
     return via is not None and night.season.club.confirm_table_hands
 
 
+def _numbers(first: int, last: int) -> str:
+    """ "Hand 3", "Hands 3 and 4", "Hands 3 to 6"."""
+    if first == last:
+        return f"Hand {first}"
+    joint = "and" if last == first + 1 else "to"
+    return f"Hands {first} {joint} {last}"
+
+
+def _moved_on(expected: int, number: int) -> HandConflict:
+    """The form showed hand `expected`, but the table's next hand is `number`."""
+    if expected < number:
+        saved = _numbers(expected, number - 1)
+        verb = "was" if expected == number - 1 else "were"
+        return HandConflict(
+            f"{saved} {verb} saved by someone else while you were entering this one, so yours "
+            f"was not saved. If it is the same hand, leave it; if it is the next one, save it "
+            f"as hand {number}.",
+            next_number=number,
+        )
+    missing = _numbers(number, expected - 1)
+    verb = "is" if number == expected - 1 else "are"
+    return HandConflict(
+        f"{missing} {verb} not on the sheet (deleted, or its save never arrived), so this hand "
+        f"would be hand {number}, not hand {expected}. Nothing was saved: enter the missing "
+        f"hand first, or save this one as hand {number}.",
+        next_number=number,
+    )
+
+
 def record_hand(
     table: Table,
     entry: HandEntry,
     user: AbstractBaseUser | None,
     expected_number: int | None = None,
+    client_id: uuid.UUID | None = None,
     *,
     via: LinkSource | None = None,
 ) -> Hand:
     """Append a hand to the table. `expected_number` is the number the form showed: if someone
-    else saved that hand meanwhile, refuse rather than record the same hand twice."""
+    else saved that hand meanwhile, refuse rather than record the same hand twice.
+
+    `client_id` is made by the browser once per entry: when a hand with that id exists already
+    (the reply to an earlier save was lost, or the offline queue sent it again), that hand is
+    returned unchanged with `resent` set to True, and nothing is written."""
     with transaction.atomic():
         # Lock the table row so that two scorers saving at once take turns, and the season's, so
         # that a new ladder rule set (services.setup.change_ladder) is either rescored with this
@@ -295,6 +341,13 @@ def record_hand(
             )
             .get(pk=table.pk)
         )
+        if client_id is not None:
+            earlier = Hand.objects.filter(client_id=client_id).first()
+            if earlier is not None:
+                if earlier.table_id != table.pk:
+                    raise HandConflict("This entry was already saved at another table.")
+                earlier.resent = True  # type: ignore[attr-defined]
+                return earlier
         _check_open(locked.night)
         table.night.season = locked.night.season
         rule_set = table.night.season.rule_set
@@ -302,10 +355,7 @@ def record_hand(
         last = locked.hands.order_by("-number").values_list("number", flat=True).first()
         number = (last or 0) + 1
         if expected_number is not None and expected_number != number:
-            raise HandConflict(
-                f"Hand {number - 1} was saved by someone else while you were entering this one. "
-                "Check the sheet, then enter the hand again if it is still missing."
-            )
+            raise _moved_on(expected_number, number)
         hand = Hand(
             table=table,
             number=number,
@@ -314,6 +364,7 @@ def record_hand(
             updated_by=user,
             entered_via=via.link if via else None,
             awaiting_confirmation=_awaits_confirmation(locked.night, via),
+            client_id=client_id,
         )
         apply_result(hand, scored)
         try:
@@ -321,8 +372,10 @@ def record_hand(
                 hand.save()
         except IntegrityError:
             raise HandConflict(
-                f"Hand {number} was saved by someone else at the same moment. Check the sheet."
+                f"Hand {number} was saved by someone else at the same moment. Check the sheet.",
+                next_number=number + 1,
             ) from None
+        hand.resent = False  # type: ignore[attr-defined]
         _write_lines(hand, scored)
         _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand), via)
     return hand
@@ -346,8 +399,10 @@ def update_hand(
         _check_open(current.table.night)
         if current.version != version:
             raise HandConflict(
-                f"Hand {current.number} was changed by someone else after you opened it. "
-                "Your change was not saved: look at the hand again and redo it."
+                f"Hand {current.number} was changed by someone else after you opened it, so "
+                "your correction was not saved. Their version is beside yours: save yours to "
+                "replace it, or cancel to keep theirs.",
+                current=current,
             )
         before = snapshot(current)
         # A hand keeps the rules it was scored under (DESIGN.md section 4).

@@ -12,6 +12,7 @@ change hands, who the audit trail records, and the URLs the page and its partial
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,9 +30,11 @@ from club.forms.hands import (
     DeleteHandForm,
     HandForm,
     edit_hand_form,
+    moved_on_form,
     new_hand_form,
 )
 from club.models import Club, Hand, Table
+from club.queries.sheet_version import etag_of_hands, sheet_etag
 from club.queries.table_sheet import prefetch_seats, table_sheet
 from club.services import hands as hand_service
 
@@ -123,11 +126,16 @@ def _hand_in_table(request: HttpRequest, table: Table) -> Hand | None:
     hand_id = request.GET.get("hand", "")
     if not hand_id.isdigit():
         return None
+    return hand_at(table, int(hand_id))
+
+
+def hand_at(table: Table, hand_id: int) -> Hand:
+    """A hand of this table only (404 otherwise), with the players it names."""
     hand = get_object_or_404(
         Hand.objects.select_related(
-            "rule_set", "dealer", "declarer", "partner", "revoke_by", "last_trick_by"
+            "rule_set", "dealer", "sitting_out", "declarer", "partner", "revoke_by", "last_trick_by"
         ),
-        pk=int(hand_id),
+        pk=hand_id,
         table=table,
     )
     hand.table = table
@@ -196,6 +204,7 @@ def _page(request: HttpRequest, route: TableRoute, status: int = 200, **extra: A
         extra["form"] = _new_form(table)
     context = _context(request, route, **extra)
     context["sheet"] = table_sheet(table)
+    context["sheet_etag"] = etag_of_hands(table, (row.hand for row in context["sheet"].rows))
     return render(request, route.page, context, status=status)
 
 
@@ -213,7 +222,10 @@ def _entry_and_sheet(
         extra.setdefault("form", _new_form(table))
     context = _context(request, route, **extra)
     context["sheet"] = table_sheet(table)
-    return render(request, f"{PAGE}#entry-and-sheet", context, status=status)
+    response = render(request, f"{PAGE}#entry-and-sheet", context, status=status)
+    # The sheet just sent, so the page's "changed elsewhere?" check starts from it.
+    response["X-Sheet-ETag"] = etag_of_hands(table, (row.hand for row in context["sheet"].rows))
+    return response
 
 
 def _closed(request: HttpRequest, route: TableRoute) -> HttpResponse:
@@ -281,9 +293,19 @@ def hand_delete(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
 
 
 def show_table(request: HttpRequest, route: TableRoute) -> HttpResponse:
+    table = route.table
     if request.htmx and not request.htmx.boosted:
-        context = _context(request, route, sheet=table_sheet(route.table))
-        return render(request, f"{PAGE}#sheet", context)
+        # The page asks every few seconds whether the sheet changed elsewhere (another device
+        # at the table): "304 Not Modified" after one aggregate query when nothing did.
+        etag = sheet_etag(table)
+        if request.headers.get("If-None-Match") == etag:
+            response = HttpResponse(status=304)
+        else:
+            context = _context(request, route, sheet=table_sheet(table))
+            response = render(request, f"{PAGE}#sheet", context)
+        response["ETag"] = etag
+        response["Cache-Control"] = "no-cache"
+        return response
     return _page(request, route)
 
 
@@ -314,30 +336,73 @@ def show_preview(request: HttpRequest, route: TableRoute) -> HttpResponse:
 
 def do_create(request: HttpRequest, route: TableRoute) -> HttpResponse:
     table = route.table
-    if table.night.is_closed:
-        return _closed(request, route)
+    if table.night.is_closed and not _already_saved(table, request.POST.get("client_id", "")):
+        return _outcome_headers(_closed(request, route), "closed")
     form = new_hand_form(table, request.POST)
     if not form.is_valid() or form.entry is None:
         form.focus_first_error()
         if request.htmx:
-            return _entry(request, route, status=422, form=form)
-        return _page(request, route, status=422, form=form)
+            response = _entry(request, route, status=422, form=form)
+        else:
+            response = _page(request, route, status=422, form=form)
+        return _outcome_headers(response, "invalid")
     try:
         hand = hand_service.record_hand(
             table,
             form.entry,
             route.user,
             form.cleaned_data.get("expected_number"),
+            client_id=form.cleaned_data.get("client_id"),
             via=route.via,
         )
     except hand_service.HandConflict as conflict:
-        # Someone else saved this hand, or the night was closed meanwhile: show the sheet as it
-        # is now, with a fresh form, and say why nothing was saved.
+        # Someone else saved this hand (or one went missing), or the night was closed meanwhile:
+        # show the sheet as it is now and say why nothing was saved. What this scorer typed stays
+        # in the form, now as the table's next hand, ready to save as that one.
         table.night.refresh_from_db()
+        extra: dict[str, Any] = {"conflict": str(conflict)}
+        outcome = "closed"
+        if conflict.next_number is not None and not table.night.is_closed:
+            moved = moved_on_form(table, request.POST)
+            moved.is_valid()  # the errors show whether it can be saved as the next hand as is
+            extra.update(form=moved, moved_on=True)
+            outcome = "moved-on"
         if request.htmx:
-            return _entry_and_sheet(request, route, status=409, conflict=str(conflict))
-        return _page(request, route, status=409, conflict=str(conflict))
-    return _done(request, route, f"Hand {hand.number} saved: {_outcome(form)}.")
+            response = _entry_and_sheet(request, route, status=409, **extra)
+        else:
+            response = _page(request, route, status=409, **extra)
+        if outcome == "moved-on":
+            response["X-Next-Number"] = str(extra["form"].number)
+            response["X-Next-Dealer"] = str(extra["form"].hand_dealer.pk)
+        return _outcome_headers(response, outcome)
+    if getattr(hand, "resent", False):
+        # The first save went through but its reply was lost (or the offline queue sent it
+        # again): say so, rather than "saved by someone else".
+        message = f"Hand {hand.number} was already saved: this was the same entry sent again."
+        outcome = "resent"
+    else:
+        message = f"Hand {hand.number} saved: {_outcome(form)}."
+        outcome = "saved"
+    response = _done(request, route, message)
+    response["X-Hand-Number"] = str(hand.number)
+    return _outcome_headers(response, outcome)
+
+
+def _already_saved(table: Table, client_id: str) -> bool:
+    """Whether this entry was recorded at this table before (a resend after the night closed is
+    answered "already saved", not "closed")."""
+    try:
+        key = uuid.UUID(client_id)
+    except ValueError:
+        return False
+    return Hand.objects.filter(table=table, client_id=key).exists()
+
+
+def _outcome_headers(response: HttpResponse, outcome: str) -> HttpResponse:
+    """What became of a save, for the page's offline queue (which reads no HTML): saved, resent
+    (already saved), moved-on (the table's next hand is another number), closed or invalid."""
+    response["X-Hand-Outcome"] = outcome
+    return response
 
 
 def do_edit(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse:
@@ -360,7 +425,22 @@ def do_edit(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse
         table.night.refresh_from_db()
         if table.night.is_closed:
             return _closed(request, route)
-        return _edit_page(request, route, hand, form, status=409, conflict=str(conflict))
+        current = conflict.current
+        if current is None:
+            return _edit_page(request, route, hand, form, status=409, conflict=str(conflict))
+        # Someone else corrected it first: the sheet as it is now, their version beside this
+        # scorer's, and the form (still as typed) taking their version as its base, so Save
+        # replaces theirs knowingly instead of failing the same way again.
+        current = hand_at(table, current.pk)
+        data = request.POST.copy()
+        data["version"] = str(current.version)
+        again = edit_hand_form(current, data)
+        again.is_valid()
+        extra = {"form": again, "hand": current, "mode": "edit", "conflict": str(conflict)}
+        extra["other"] = current
+        if request.htmx:
+            return _entry_and_sheet(request, route, status=409, **extra)
+        return hand_page(request, route, "club/hands/edit.html", 409, extra)
     return _done(request, route, f"Hand {hand.number} corrected: {_outcome(form)}.")
 
 

@@ -31,6 +31,21 @@ TABLE2 = [
 ]
 
 
+def axe_here(page: Page, axe) -> None:
+    """Run axe-core on the page under its Content Security Policy (script-src 'self'): the
+    vendored axe file is served as a same-origin script instead of being inlined."""
+    from a11y import AXE_JS
+
+    origin = re.match(r"https?://[^/]+", page.url).group(0)
+    page.route(
+        f"{origin}/__axe__.js",
+        lambda route: route.fulfill(path=str(AXE_JS), content_type="text/javascript"),
+    )
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(url=f"{origin}/__axe__.js")
+    axe(page)
+
+
 def fill(page: Page, number: int, contract: str, declarer: str, partner: str | None, tricks: int):
     form = page.locator("#hand-form")
     expect(page.locator("#entry-title")).to_have_text(f"Hand {number}")
@@ -68,7 +83,7 @@ def pounds(pence: int) -> str:
 
 
 def test_two_phones_score_their_tables_at_once(
-    browser, logged_in, live_server, night, secretary, players, monkeypatch
+    browser, logged_in, live_server, night, secretary, players, monkeypatch, axe
 ):
     from club.views import live
 
@@ -79,6 +94,7 @@ def test_two_phones_score_their_tables_at_once(
     board = logged_in
     board.goto(f"{live_server.url}/c/crown/nights/{night.pk}/live/")
     expect(board.locator("#live-hands")).to_have_text("0")
+    axe_here(board, axe)
 
     phones = [browser.new_context(**PHONE) for _ in range(2)]
     try:
@@ -90,6 +106,7 @@ def test_two_phones_score_their_tables_at_once(
             # Nothing else of the club is reachable from the page.
             expect(page.locator("a[href^='/c/']")).to_have_count(0)
             expect(page.get_by_role("link", name="Log in")).to_have_count(0)
+        axe_here(one, axe)
         # The first phone gives itself a name, for the audit trail.
         one.locator("details.device summary").click()
         one.locator("#id_device").fill("Ann's phone")
@@ -105,6 +122,7 @@ def test_two_phones_score_their_tables_at_once(
             for page in (one, two):
                 expect(page.locator(f"#hand-{n}")).to_be_visible()
                 expect(page.locator("#entry-title")).to_have_text(f"Hand {n + 1}")
+        axe_here(one, axe)
         # Table 2 has five players: the sheet shows who sat out, and no other table's hands.
         expect(two.locator("#sheet")).not_to_contain_text("Ann")
 
@@ -138,6 +156,28 @@ def test_two_phones_score_their_tables_at_once(
             expect(board.locator("#settle-up")).to_contain_text(
                 f"{payer} pays {payee} {pounds(amount).lstrip('+')}"
             )
+        axe_here(board, axe)
     finally:
         for context in phones:
             context.close()
+
+
+def test_the_secretarys_links_and_qr_pages(logged_in, live_server, night, axe):
+    page = logged_in
+    page.goto(f"{live_server.url}/c/crown/nights/{night.pk}/")
+    page.get_by_role("link", name="Table links & QR codes").click()
+    expect(page.locator("h1")).to_contain_text("Table links")
+    expect(page.locator("svg.qr")).to_have_count(2)
+    axe_here(page, axe)
+    first = page.locator(".table-link-url").first.inner_text()
+    # Revoke table 1's link, after a confirmation; its old address is then "not found".
+    page.get_by_role("link", name="Revoke table 1's link").click()
+    page.get_by_role("button", name="Revoke the link").click()
+    expect(page.locator(".messages")).to_contain_text("Table 1's link is revoked")
+    second = page.locator(".table-link-url").first.inner_text()
+    assert second != first
+    page.goto(first)
+    expect(page.locator("h1")).to_have_text("This table link does not work")
+    page.goto(f"{live_server.url}/c/crown/nights/{night.pk}/links/print/")
+    expect(page.locator(".qr-card")).to_have_count(2)
+    axe_here(page, axe)

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('club', '0005_hardening'),
+        ('club', '0006_hand_client_id'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
