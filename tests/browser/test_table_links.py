@@ -181,3 +181,32 @@ def test_the_secretarys_links_and_qr_pages(logged_in, live_server, night, axe):
     page.goto(f"{live_server.url}/c/crown/nights/{night.pk}/links/print/")
     expect(page.locator(".qr-card")).to_have_count(2)
     axe_here(page, axe)
+
+
+def test_a_phone_that_loses_the_connection_sends_its_hand_once_when_back(
+    browser, live_server, night, secretary, players
+):
+    links = link_service.night_links(night, secretary)
+    table = night.tables.get(number=1)
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.goto(f"{live_server.url}/t/{links[table.pk].token}/")
+        fill(page, 1, "solo", "Bob", None, 7)
+        context.set_offline(True)
+        page.get_by_role("button", name="Save hand 1").click()
+        outbox = page.locator("#outbox")
+        expect(outbox).to_be_visible()
+        expect(outbox).to_contain_text("Waiting to send")
+        assert not Hand.objects.exists()
+        context.set_offline(False)
+        expect(page.locator("#hand-1")).to_be_visible()
+        expect(outbox).to_be_hidden()
+        hand = Hand.objects.get()
+        assert hand.entered_via_id == links[table.pk].pk and hand.entered_by is None
+        want = expected(["Ann", "Bob", "Cat", "Dan"], [("solo", "Bob", None, 7)])
+        stored = {line.player.name: line.amount for line in hand.score_lines.all()}
+        assert stored == want
+    finally:
+        context.close()
