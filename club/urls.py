@@ -2,12 +2,16 @@ from django.contrib import admin
 from django.urls import include, path
 
 from club.views import (
+    accounts,
     audit,
     clubs,
+    grades,
     hands,
     interchange,
+    ledger,
     live,
     lockouts,
+    members,
     nights,
     offline,
     players,
@@ -30,13 +34,22 @@ club_patterns = (
     + players.urlpatterns
     + sheets.urlpatterns  # printable sheets (PDF), club/views/sheets.py
     + tournaments.urlpatterns
+    + interchange.urlpatterns  # the club data file, club/views/interchange.py
     + table_links.club_urlpatterns  # tables' links and QR codes, club/views/table_links.py
     + live.urlpatterns  # the live night board, club/views/live.py
-    + interchange.urlpatterns  # the club data file, club/views/interchange.py
+    + grades.urlpatterns  # grade settings, club/views/grades.py
+    + ledger.urlpatterns  # after the night: publishing, money owed (issue 11)
+    + members.urlpatterns  # members' own view, claiming a record, unsubscribing (issue 11)
 )
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Before Django's own: says so when the email could not be sent (club/views/accounts.py).
+    path(
+        "accounts/password_reset/",
+        accounts.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", clubs.home, name="home"),
     *interchange.schema_urlpatterns,

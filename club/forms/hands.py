@@ -283,7 +283,11 @@ class HandForm(forms.Form):
             if keys is None:
                 slots.append(FieldSlot(bound))
             else:
-                slots.append(FieldSlot(bound, " ".join(keys), current not in keys))
+                # A field with an error stays in view (a partner left over from Prop & Cop).
+                hidden = current not in keys and not bound.errors
+                # A hidden field is not posted (static/js/table.js enables it when shown).
+                bound.field.widget.attrs["disabled"] = hidden
+                slots.append(FieldSlot(bound, " ".join(keys), hidden))
         return slots
 
     def focus(self, name: str) -> None:
@@ -333,8 +337,13 @@ class HandForm(forms.Form):
                     self.add_error(
                         "partner", "The partner must be a different player from the proposer."
                     )
-            else:
-                data["partner"] = None  # only Prop & Cop has a partner
+            elif data.get("partner") is not None:
+                # Never dropped silently: the scorer may have meant Prop & Cop.
+                self.add_error(
+                    "partner",
+                    f"Only Prop & Cop has a partner: clear the partner for a "
+                    f"{contract.display_name}, or choose Prop & Cop.",
+                )
             self._clean_trump(contract, data)
         if not self._field_errors():
             self._score(data)
@@ -422,7 +431,14 @@ class NewHandForm(HandForm):
     """A hand to append. `expected_number` is the number the form showed: if someone else saved
     that hand meanwhile, the service refuses rather than record the hand twice."""
 
-    expected_number = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+    expected_number = forms.IntegerField(
+        widget=forms.HiddenInput,
+        min_value=1,
+        error_messages={
+            "required": "This form is out of date (it does not say which hand it is): "
+            "reload the page and enter the hand again.",
+        },
+    )
     # One per entry, made here for each fresh form (the page's script makes a new one for each
     # hand it keeps offline): a save sent twice finds the hand the first one recorded.
     client_id = forms.UUIDField(

@@ -13,7 +13,9 @@ from django.db.models import F
 
 import scoring
 from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table, TableLink
+from club.services import grades, publish
 from club.services.ladder import ladder_amounts
+from club.services.locks import NightGone, lock_night
 
 
 class HandConflict(Exception):
@@ -30,6 +32,10 @@ class HandConflict(Exception):
         super().__init__(message)
         self.next_number = next_number
         self.current = current
+
+
+class HandGone(HandConflict):
+    """The hand was deleted (by someone else, or by a first click) before this change got to it."""
 
 
 @dataclass(frozen=True)
@@ -172,8 +178,41 @@ def snapshot(hand: Hand) -> dict[str, Any]:
     }
 
 
-def _check_open(night: Night) -> None:
-    if night.is_closed:
+def _lock_night(night_id: int) -> Night:
+    """Every write of a night takes the night's row lock first (then its season's and rule sets',
+    club.services.locks), so that a close, a reopen and hand changes at any of its tables take
+    turns in one order: no hand lands in a closed night, and two changes never deadlock."""
+    try:
+        return lock_night(night_id)
+    except NightGone as gone:
+        raise HandConflict(str(gone)) from None
+
+
+def _locked_hand(hand: Hand, night: Night, doing: str) -> Hand:
+    """The hand as it is now, locked (after its night), or HandGone if it was deleted meanwhile."""
+    try:
+        current = (
+            Hand.objects.select_for_update(of=("self",))
+            .select_related("table", "rule_set")
+            .get(pk=hand.pk)
+        )
+    except Hand.DoesNotExist:
+        if doing == "deleted":
+            raise HandGone(
+                f"Hand {hand.number} is already deleted (a second click, or someone else): "
+                "the sheet below is as it stands."
+            ) from None
+        raise HandGone(
+            f"Hand {hand.number} was deleted by someone else, so your change was not saved. "
+            "Check the sheet, and enter the hand again if it is still missing."
+        ) from None
+    current.table.night = night
+    return current
+
+
+def _check_open(night: Night, user: AbstractBaseUser | None = None) -> None:
+    # A secretary may still correct a closed night inside its correction window (issue 11).
+    if night.is_closed and not publish.may_correct(night, user):
         raise HandConflict("This night is closed. A secretary must reopen it before any change.")
 
 
@@ -276,12 +315,6 @@ def _audit(
     )
 
 
-def _awaits_confirmation(night: Night, via: LinkSource | None) -> bool:
-    """A hand entered or corrected through a table's link waits for a second player when the
-    club asks for it; a member's own entry or correction stands."""
-    return via is not None and night.season.club.confirm_table_hands
-
-
 def _numbers(first: int, last: int) -> str:
     """ "Hand 3", "Hands 3 and 4", "Hands 3 to 6"."""
     if first == last:
@@ -311,6 +344,12 @@ def _moved_on(expected: int, number: int) -> HandConflict:
     )
 
 
+def _awaits_confirmation(night: Night, via: LinkSource | None) -> bool:
+    """A hand entered or corrected through a table's link waits for a second player when the
+    club asks for it; a member's own entry or correction stands."""
+    return via is not None and night.season.club.confirm_table_hands
+
+
 def record_hand(
     table: Table,
     entry: HandEntry,
@@ -327,20 +366,7 @@ def record_hand(
     (the reply to an earlier save was lost, or the offline queue sent it again), that hand is
     returned unchanged with `resent` set to True, and nothing is written."""
     with transaction.atomic():
-        # Lock the table row so that two scorers saving at once take turns, and the season's, so
-        # that a new ladder rule set (services.setup.change_ladder) is either rescored with this
-        # hand or read fresh here, never missed.
-        locked = (
-            Table.objects.select_for_update(of=("self", "night__season"))
-            .select_related(
-                "night",
-                "night__season",
-                "night__season__rule_set",
-                "night__season__standings_rule_set",
-                "night__season__club",
-            )
-            .get(pk=table.pk)
-        )
+        night = _lock_night(table.night_id)
         if client_id is not None:
             earlier = Hand.objects.filter(client_id=client_id).first()
             if earlier is not None:
@@ -348,11 +374,13 @@ def record_hand(
                     raise HandConflict("This entry was already saved at another table.")
                 earlier.resent = True  # type: ignore[attr-defined]
                 return earlier
-        _check_open(locked.night)
-        table.night.season = locked.night.season
-        rule_set = table.night.season.rule_set
+        _check_open(night, user)
+        # The season and rule set as locked: a ladder change or a rule set edit made meanwhile is
+        # either finished (and read here) or waits for this hand (club.services.locks).
+        table.night.season = night.season
+        rule_set = night.season.rule_set
         scored = score_entry(table, entry, rule_set.rules)
-        last = locked.hands.order_by("-number").values_list("number", flat=True).first()
+        last = table.hands.order_by("-number").values_list("number", flat=True).first()
         number = (last or 0) + 1
         if expected_number is not None and expected_number != number:
             raise _moved_on(expected_number, number)
@@ -362,9 +390,9 @@ def record_hand(
             rule_set=rule_set,
             entered_by=user,
             updated_by=user,
-            entered_via=via.link if via else None,
-            awaiting_confirmation=_awaits_confirmation(locked.night, via),
             client_id=client_id,
+            entered_via=via.link if via else None,
+            awaiting_confirmation=_awaits_confirmation(night, via),
         )
         apply_result(hand, scored)
         try:
@@ -377,7 +405,9 @@ def record_hand(
             ) from None
         hand.resent = False  # type: ignore[attr-defined]
         _write_lines(hand, scored)
+        grades.hand_saved(hand)
         _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand), via)
+        publish.after_correction(night, user)
     return hand
 
 
@@ -391,12 +421,9 @@ def update_hand(
 ) -> Hand:
     """Correct a hand; refused if it changed since the form was opened (`version`)."""
     with transaction.atomic():
-        current = (
-            Hand.objects.select_for_update()
-            .select_related("table", "table__night", "table__night__season__club", "rule_set")
-            .get(pk=hand.pk)
-        )
-        _check_open(current.table.night)
+        night = _lock_night(hand.table.night_id)
+        _check_open(night, user)
+        current = _locked_hand(hand, night, "changed")
         if current.version != version:
             raise HandConflict(
                 f"Hand {current.number} was changed by someone else after you opened it, so "
@@ -416,7 +443,9 @@ def update_hand(
         current.refresh_from_db()
         current.score_lines.all().delete()
         _write_lines(current, scored)
+        grades.hand_saved(current)
         _audit(current, user, AuditEvent.Action.UPDATE, before, snapshot(current), via)
+        publish.after_correction(current.table.night, user)
     return current
 
 
@@ -429,12 +458,9 @@ def delete_hand(
 ) -> None:
     """Delete a hand; the later hands at the table move up one so the numbering has no gap."""
     with transaction.atomic():
-        current = (
-            Hand.objects.select_for_update()
-            .select_related("table", "table__night", "table__night__season")
-            .get(pk=hand.pk)
-        )
-        _check_open(current.table.night)
+        night = _lock_night(hand.table.night_id)
+        _check_open(night, user)
+        current = _locked_hand(hand, night, "deleted")
         if version is not None and current.version != version:
             raise HandConflict(
                 f"Hand {current.number} was changed by someone else after you opened it. "
@@ -443,18 +469,20 @@ def delete_hand(
         before = snapshot(current)
         table, number = current.table, current.number
         _audit(current, user, AuditEvent.Action.DELETE, before, None, via)
+        grades.hand_deleting(current)
         current.delete()
         # One at a time, lowest first, so the (table, number) constraint never sees a duplicate.
         for later in table.hands.filter(number__gt=number).order_by("number"):
             later.number -= 1
             later.save(update_fields=["number"])
+        publish.after_correction(night, user)
 
 
 def close_night(night: Night, user: AbstractBaseUser) -> None:
     from django.utils import timezone
 
     with transaction.atomic():
-        locked = Night.objects.select_for_update().get(pk=night.pk)
+        locked = _lock_night(night.pk)
         if locked.is_closed:
             raise HandConflict("This night is already closed.")
         waiting = list(
@@ -480,13 +508,15 @@ def close_night(night: Night, user: AbstractBaseUser) -> None:
             action=AuditEvent.Action.CLOSE,
             subject=str(night),
         )
+        publish.on_close(locked, user)
 
 
 def reopen_night(night: Night, user: AbstractBaseUser) -> None:
     with transaction.atomic():
-        locked = Night.objects.select_for_update().get(pk=night.pk)
+        locked = _lock_night(night.pk)
         if not locked.is_closed:
             raise HandConflict("This night is already open.")
+        publish.on_reopen(locked, user)  # no longer provisional nor published (issue 11)
         locked.status = Night.Status.OPEN
         locked.closed_at = None
         locked.closed_by = None

@@ -33,7 +33,7 @@ from club.forms.hands import (
     moved_on_form,
     new_hand_form,
 )
-from club.models import Club, Hand, Table
+from club.models import Club, Hand, Night, Table
 from club.queries.sheet_version import etag_of_hands, sheet_etag
 from club.queries.table_sheet import prefetch_seats, table_sheet
 from club.services import hands as hand_service
@@ -42,6 +42,20 @@ PAGE = "club/table.html"
 CLOSED_MESSAGE = (
     "This night is closed: the sheet is final. A secretary must reopen it to change it."
 )
+CORRECTION_MESSAGE = (
+    "This night is closed and provisional: as secretary you may still correct it until its "
+    "results are published."
+)
+
+
+def _locked(request: HttpRequest, route: TableRoute, night: Night) -> bool:
+    """No changes at this night for this person: closed, unless a secretary (signed in, not a
+    table's link) is correcting it in its correction window (issue 11)."""
+    return night.is_closed and not (
+        night.is_provisional
+        and route.via is None
+        and access.can(request.user, route.club, access.MANAGE)
+    )
 
 
 # --- how the person reached the table ----------------------------------------------------------
@@ -126,14 +140,13 @@ def _hand_in_table(request: HttpRequest, table: Table) -> Hand | None:
     hand_id = request.GET.get("hand", "")
     if not hand_id.isdigit():
         return None
-    return hand_at(table, int(hand_id))
+    return _hand_at_table(table, int(hand_id))
 
 
-def hand_at(table: Table, hand_id: int) -> Hand:
-    """A hand of this table only (404 otherwise), with the players it names."""
+def _hand_at_table(table: Table, hand_id: int) -> Hand:
     hand = get_object_or_404(
         Hand.objects.select_related(
-            "rule_set", "dealer", "sitting_out", "declarer", "partner", "revoke_by", "last_trick_by"
+            "rule_set", "dealer", "declarer", "partner", "revoke_by", "last_trick_by"
         ),
         pk=hand_id,
         table=table,
@@ -157,10 +170,16 @@ def _context(request: HttpRequest, route: TableRoute, **extra: Any) -> dict[str,
         "night": night,
         "rule_set": night.season.rule_set,
         "can_score": can_score,
-        "can_change": can_score and not night.is_closed,
+        "can_change": can_score and not _locked(request, route, night),
         # A hand waiting for a second player: anyone at the table's link, or a secretary.
         "can_confirm": route.via is not None or access.can(request.user, club, access.MANAGE),
-        "closed_message": CLOSED_MESSAGE if night.is_closed else "",
+        "closed_message": (
+            CLOSED_MESSAGE
+            if _locked(request, route, night)
+            else CORRECTION_MESSAGE
+            if night.is_closed
+            else ""
+        ),
         "mode": "new",
         "show_errors": True,
         # At a tournament's table: its round and hands per round (fetched with the table).
@@ -199,7 +218,7 @@ def _new_form(table: Table) -> HandForm:
 def _page(request: HttpRequest, route: TableRoute, status: int = 200, **extra: Any) -> HttpResponse:
     """The whole table page (also the answer to a POST made without htmx that went wrong)."""
     table = route.table
-    can_change = route.can_score and not table.night.is_closed
+    can_change = route.can_score and not _locked(request, route, table.night)
     if can_change and "form" not in extra:
         extra["form"] = _new_form(table)
     context = _context(request, route, **extra)
@@ -218,7 +237,7 @@ def _entry_and_sheet(
 ) -> HttpResponse:
     """After a change: a fresh form for the next hand, and the sheet swapped out of band."""
     table = route.table
-    if not table.night.is_closed:
+    if not _locked(request, route, table.night):
         extra.setdefault("form", _new_form(table))
     context = _context(request, route, **extra)
     context["sheet"] = table_sheet(table)
@@ -233,6 +252,17 @@ def _closed(request: HttpRequest, route: TableRoute) -> HttpResponse:
     if request.htmx:
         return _entry_and_sheet(request, route, status=409)
     return _page(request, route, status=409)
+
+
+def _refused(
+    request: HttpRequest, route: TableRoute, conflict: hand_service.HandConflict
+) -> HttpResponse:
+    """A change refused because the sheet changed under it (the hand was deleted meanwhile, a
+    double click): 409 Conflict with the sheet as it is now, a fresh form and the reason."""
+    route.table.night.refresh_from_db()
+    if request.htmx:
+        return _entry_and_sheet(request, route, status=409, conflict=str(conflict))
+    return _page(request, route, status=409, conflict=str(conflict))
 
 
 def _done(request: HttpRequest, route: TableRoute, message: str) -> HttpResponse:
@@ -293,15 +323,14 @@ def hand_delete(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
 
 
 def show_table(request: HttpRequest, route: TableRoute) -> HttpResponse:
-    table = route.table
     if request.htmx and not request.htmx.boosted:
         # The page asks every few seconds whether the sheet changed elsewhere (another device
         # at the table): "304 Not Modified" after one aggregate query when nothing did.
-        etag = sheet_etag(table)
+        etag = sheet_etag(route.table)
         if request.headers.get("If-None-Match") == etag:
             response = HttpResponse(status=304)
         else:
-            context = _context(request, route, sheet=table_sheet(table))
+            context = _context(request, route, sheet=table_sheet(route.table))
             response = render(request, f"{PAGE}#sheet", context)
         response["ETag"] = etag
         response["Cache-Control"] = "no-cache"
@@ -315,7 +344,7 @@ def show_form(request: HttpRequest, route: TableRoute) -> HttpResponse:
     table = route.table
     if not request.htmx and request.method == "GET":
         return redirect(route.url("table"))
-    if table.night.is_closed:
+    if _locked(request, route, table.night):
         return _entry(request, route)
     hand = _hand_in_table(request, table)
     data = request.POST if request.method == "POST" else None
@@ -336,7 +365,9 @@ def show_preview(request: HttpRequest, route: TableRoute) -> HttpResponse:
 
 def do_create(request: HttpRequest, route: TableRoute) -> HttpResponse:
     table = route.table
-    if table.night.is_closed and not _already_saved(table, request.POST.get("client_id", "")):
+    if _locked(request, route, table.night) and not _already_saved(
+        table, request.POST.get("client_id", "")
+    ):
         return _outcome_headers(_closed(request, route), "closed")
     form = new_hand_form(table, request.POST)
     if not form.is_valid() or form.entry is None:
@@ -362,7 +393,7 @@ def do_create(request: HttpRequest, route: TableRoute) -> HttpResponse:
         table.night.refresh_from_db()
         extra: dict[str, Any] = {"conflict": str(conflict)}
         outcome = "closed"
-        if conflict.next_number is not None and not table.night.is_closed:
+        if conflict.next_number is not None and not _locked(request, route, table.night):
             moved = moved_on_form(table, request.POST)
             moved.is_valid()  # the errors show whether it can be saved as the next hand as is
             extra.update(form=moved, moved_on=True)
@@ -407,7 +438,7 @@ def _outcome_headers(response: HttpResponse, outcome: str) -> HttpResponse:
 
 def do_edit(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse:
     table = route.table
-    if table.night.is_closed:
+    if _locked(request, route, table.night):
         return _closed(request, route)
     if request.method == "GET":
         form = edit_hand_form(hand)
@@ -421,9 +452,11 @@ def do_edit(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse
         hand_service.update_hand(
             hand, form.entry, route.user, form.cleaned_data["version"], via=route.via
         )
+    except hand_service.HandGone as gone:
+        return _refused(request, route, gone)
     except hand_service.HandConflict as conflict:
         table.night.refresh_from_db()
-        if table.night.is_closed:
+        if _locked(request, route, table.night):
             return _closed(request, route)
         current = conflict.current
         if current is None:
@@ -431,7 +464,7 @@ def do_edit(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse
         # Someone else corrected it first: the sheet as it is now, their version beside this
         # scorer's, and the form (still as typed) taking their version as its base, so Save
         # replaces theirs knowingly instead of failing the same way again.
-        current = hand_at(table, current.pk)
+        current = _hand_at_table(table, current.pk)
         data = request.POST.copy()
         data["version"] = str(current.version)
         again = edit_hand_form(current, data)
@@ -447,7 +480,7 @@ def do_edit(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse
 def do_delete(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse:
     """GET asks to confirm; POST deletes, and the later hands move up one."""
     table = route.table
-    if table.night.is_closed:
+    if _locked(request, route, table.night):
         return _closed(request, route)
     if request.method == "GET":
         form = DeleteHandForm(initial={"version": hand.version})
@@ -459,9 +492,11 @@ def do_delete(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpRespon
         hand_service.delete_hand(
             hand, route.user, version=form.cleaned_data["version"], via=route.via
         )
+    except hand_service.HandGone as gone:
+        return _refused(request, route, gone)
     except hand_service.HandConflict as conflict:
         table.night.refresh_from_db()
-        if table.night.is_closed:
+        if _locked(request, route, table.night):
             return _closed(request, route)
         return _delete_page(request, route, hand, form, status=409, conflict=str(conflict))
     return _done(request, route, f"Hand {hand.number} deleted; the later hands moved up.")

@@ -73,6 +73,12 @@ def _context(request: HttpRequest, club: Club, tournament: Tournament, **extra: 
         "rule_set": tournament.night.season.rule_set,
         "can_direct": access.can(user, club, access.SCORE),
         "can_read_club": access.can(user, club, access.READ),
+        # A finished event's settings are the secretary's (tournament_settings).
+        "can_change_settings": access.can(
+            user,
+            club,
+            access.MANAGE if tournament.is_finished or tournament.night.is_closed else access.SCORE,
+        ),
         **extra,
     }
 
@@ -111,7 +117,10 @@ def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
     club = access.get_club(request, slug, access.SCORE)
     players = _active_players(club)
     form = TournamentForm(
-        request.POST if request.method == "POST" else None, club=club, players=players
+        request.POST if request.method == "POST" else None,
+        club=club,
+        players=players,
+        may_add_players=access.may_add_players(request.user, club),
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -160,6 +169,10 @@ def tournament_detail(request: HttpRequest, slug: str, tournament_id: int) -> Ht
 @login_if_hidden
 def tournament_settings(request: HttpRequest, slug: str, tournament_id: int) -> HttpResponse:
     club, tournament = _tournament(request, slug, tournament_id, access.SCORE)
+    if tournament.is_finished or tournament.night.is_closed:
+        # A finished event's results are final: only a secretary may change how they are
+        # scored or shown, and only after reopening its night (the service checks that).
+        access.require(request, club, access.MANAGE)
     form = SettingsForm(request.POST if request.method == "POST" else None, tournament=tournament)
     error = ""
     if request.method == "POST" and form.is_valid():
@@ -191,7 +204,11 @@ def tournament_entries(request: HttpRequest, slug: str, tournament_id: int) -> H
     entries = list(tournament.entries.select_related("player").order_by(Lower("player__name")))
     entered = {e.player_id for e in entries}
     available = [p for p in _active_players(club) if p.pk not in entered]
-    form = EntriesForm(request.POST if request.method == "POST" else None, players=available)
+    form = EntriesForm(
+        request.POST if request.method == "POST" else None,
+        players=available,
+        may_add_players=access.may_add_players(request.user, club),
+    )
     error = ""
     if request.method == "POST" and form.is_valid():
         try:

@@ -45,6 +45,10 @@
     var value = contract.value || "none";
     form.querySelectorAll("[data-show-for]").forEach(function (slot) {
       slot.hidden = slot.dataset.showFor.split(" ").indexOf(value) === -1;
+      // A hidden field is not sent: the server refuses, say, a partner sent with a solo.
+      slot.querySelectorAll("input, select, textarea").forEach(function (input) {
+        input.disabled = slot.hidden;
+      });
     });
   }
 

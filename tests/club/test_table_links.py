@@ -185,6 +185,7 @@ def test_the_link_opens_the_tables_sheet_and_form_and_nothing_else(
     # No way to another page of the club: no link under /c/, nor to the login or admin pages.
     hrefs = re.findall(r'(?:href|hx-get|hx-post|action)="([^"]+)"', html)
     assert hrefs
+    # (In-page links such as the skip link to the main content go nowhere else.)
     assert all(h.startswith((f"/t/{link.token}/", "/static/", "#")) for h in hrefs), hrefs
     # Nor the other table's players.
     assert "Eve" not in text(response)
@@ -713,4 +714,5 @@ def test_the_too_many_page_leads_only_back_to_the_table(
     response = client.post(url(link, "link_create"), solo(ann, bob, 5, expected_number=2))
     assert response.status_code == 429
     hrefs = re.findall(r'href="([^"]+)"', response.content.decode())
+    # (In-page links such as the skip link to the main content go nowhere else.)
     assert all(h.startswith((f"/t/{link.token}/", "/static/", "#")) for h in hrefs), hrefs
