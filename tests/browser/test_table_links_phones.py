@@ -210,3 +210,40 @@ def test_a_phone_that_loses_the_connection_sends_its_hand_once_when_back(
         assert stored == want
     finally:
         context.close()
+
+
+def test_a_second_phone_confirms_the_hand_the_first_entered(
+    browser, live_server, night, club, secretary, players, axe
+):
+    club.confirm_table_hands = True
+    club.save()
+    links = link_service.night_links(night, secretary)
+    table = night.tables.get(number=1)
+    address = f"{live_server.url}/t/{links[table.pk].token}/"
+    phones = [browser.new_context(**PHONE) for _ in range(2)]
+    try:
+        first, second = (context.new_page() for context in phones)
+        for page in (first, second):
+            page.set_default_timeout(10_000)
+        first.goto(address)
+        expect(first.locator(".notice")).to_contain_text("A second player at this table confirms")
+        fill(first, 1, "solo", "Bob", None, 7)
+        first.get_by_role("button", name="Save hand 1").click()
+        expect(first.locator("#hand-1")).to_contain_text("Unconfirmed")
+        assert Hand.objects.get().awaiting_confirmation
+
+        second.goto(address)
+        row = second.locator("#hand-1")
+        expect(row).to_contain_text("Unconfirmed")
+        row.get_by_role("link", name="Confirm hand 1").click()
+        expect(second.locator("#entry-title")).to_have_text("Confirm hand 1")
+        axe_here(second, axe)
+        second.get_by_label("Who confirms?").select_option(label="Dan")
+        second.get_by_role("button", name="Confirm hand 1").click()
+        expect(second.locator("#entry")).to_contain_text("Hand 1 confirmed by Dan")
+        expect(second.locator("#hand-1")).not_to_contain_text("Unconfirmed")
+        assert not Hand.objects.get().awaiting_confirmation
+        assert AuditEvent.objects.get(action="confirm").after["confirmed_by"] == "Dan"
+    finally:
+        for context in phones:
+            context.close()
