@@ -16,6 +16,7 @@ from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Tabl
 from club.services import grades, publish
 from club.services.ladder import ladder_amounts
 from club.services.locks import NightGone, lock_night
+from club.services.round_limit import refusal, tournament_of
 
 
 class HandConflict(Exception):
@@ -384,6 +385,8 @@ def record_hand(
         number = (last or 0) + 1
         if expected_number is not None and expected_number != number:
             raise _moved_on(expected_number, number)
+        if refused := refusal(tournament_of(night), number):
+            raise HandConflict(refused)
         hand = Hand(
             table=table,
             number=number,
