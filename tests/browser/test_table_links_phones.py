@@ -31,21 +31,6 @@ TABLE2 = [
 ]
 
 
-def axe_here(page: Page, axe) -> None:
-    """Run axe-core on the page under its Content Security Policy (script-src 'self'): the
-    vendored axe file is served as a same-origin script instead of being inlined."""
-    from a11y import AXE_JS
-
-    origin = re.match(r"https?://[^/]+", page.url).group(0)
-    page.route(
-        f"{origin}/__axe__.js",
-        lambda route: route.fulfill(path=str(AXE_JS), content_type="text/javascript"),
-    )
-    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
-        page.add_script_tag(url=f"{origin}/__axe__.js")
-    axe(page)
-
-
 def fill(page: Page, number: int, contract: str, declarer: str, partner: str | None, tricks: int):
     form = page.locator("#hand-form")
     expect(page.locator("#entry-title")).to_have_text(f"Hand {number}")
@@ -94,7 +79,7 @@ def test_two_phones_score_their_tables_at_once(
     board = logged_in
     board.goto(f"{live_server.url}/c/crown/nights/{night.pk}/live/")
     expect(board.locator("#live-hands")).to_have_text("0")
-    axe_here(board, axe)
+    axe(board)
 
     phones = [browser.new_context(**PHONE) for _ in range(2)]
     try:
@@ -106,7 +91,7 @@ def test_two_phones_score_their_tables_at_once(
             # Nothing else of the club is reachable from the page.
             expect(page.locator("a[href^='/c/']")).to_have_count(0)
             expect(page.get_by_role("link", name="Log in")).to_have_count(0)
-        axe_here(one, axe)
+        axe(one)
         # The first phone gives itself a name, for the audit trail.
         one.locator("details.device summary").click()
         one.locator("#id_device").fill("Ann's phone")
@@ -122,7 +107,7 @@ def test_two_phones_score_their_tables_at_once(
             for page in (one, two):
                 expect(page.locator(f"#hand-{n}")).to_be_visible()
                 expect(page.locator("#entry-title")).to_have_text(f"Hand {n + 1}")
-        axe_here(one, axe)
+        axe(one)
         # Table 2 has five players: the sheet shows who sat out, and no other table's hands.
         expect(two.locator("#sheet")).not_to_contain_text("Ann")
 
@@ -156,7 +141,7 @@ def test_two_phones_score_their_tables_at_once(
             expect(board.locator("#settle-up")).to_contain_text(
                 f"{payer} pays {payee} {pounds(amount).lstrip('+')}"
             )
-        axe_here(board, axe)
+        axe(board)
     finally:
         for context in phones:
             context.close()
@@ -168,7 +153,7 @@ def test_the_secretarys_links_and_qr_pages(logged_in, live_server, night, axe):
     page.get_by_role("link", name="Table links & QR codes").click()
     expect(page.locator("h1")).to_contain_text("Table links")
     expect(page.locator("svg.qr")).to_have_count(2)
-    axe_here(page, axe)
+    axe(page)
     first = page.locator(".table-link-url").first.inner_text()
     # Revoke table 1's link, after a confirmation; its old address is then "not found".
     page.get_by_role("link", name="Revoke table 1's link").click()
@@ -180,7 +165,7 @@ def test_the_secretarys_links_and_qr_pages(logged_in, live_server, night, axe):
     expect(page.locator("h1")).to_have_text("This table link does not work")
     page.goto(f"{live_server.url}/c/crown/nights/{night.pk}/links/print/")
     expect(page.locator(".qr-card")).to_have_count(2)
-    axe_here(page, axe)
+    axe(page)
 
 
 def test_a_phone_that_loses_the_connection_sends_its_hand_once_when_back(
@@ -237,7 +222,7 @@ def test_a_second_phone_confirms_the_hand_the_first_entered(
         expect(row).to_contain_text("Unconfirmed")
         row.get_by_role("link", name="Confirm hand 1").click()
         expect(second.locator("#entry-title")).to_have_text("Confirm hand 1")
-        axe_here(second, axe)
+        axe(second)
         second.get_by_label("Who confirms?").select_option(label="Dan")
         second.get_by_role("button", name="Confirm hand 1").click()
         expect(second.locator("#entry")).to_contain_text("Hand 1 confirmed by Dan")
