@@ -155,6 +155,11 @@ class Command(BaseCommand):
 
         for line in grades_report(bench_grades(club, runs=max(runs, 10))):
             self.stdout.write(line)
+        # The live night board and a table's link page (club/management/live_bench.py).
+        from club.management import live_bench
+
+        for line in live_bench.report(live_bench.bench_live(runs=runs)):
+            self.stdout.write(line)
 
     def _seed(self, size: str) -> Club:
         slug = f"bench-{size}"
