@@ -4,6 +4,8 @@ from club.admin_audit import AuditedAdmin
 from club.models import (
     AuditEvent,
     Club,
+    Debt,
+    Delivery,
     Entry,
     Grade,
     GradeLine,
@@ -12,14 +14,18 @@ from club.models import (
     GradeSettings,
     Hand,
     Membership,
+    Netting,
     Night,
     NightSheetCache,
     NightTotal,
     Player,
+    PlayerClaim,
+    Publication,
     RuleSet,
     ScoreLine,
     Season,
     Seat,
+    Settlement,
     Table,
     TableLink,
     Tournament,
@@ -330,6 +336,43 @@ class NightSheetCacheAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False
+
+
+# After the night (issue 11): the ledger and the outbox are records of what happened; they are
+# changed only through the app's services (which lock, check and audit), never edited here.
+
+
+@admin.register(Debt)
+class DebtAdmin(DerivedAdmin):
+    list_display = ["night", "payer", "payee", "amount", "created_at"]
+    list_filter = ["club"]
+
+
+@admin.register(Settlement)
+class SettlementAdmin(DerivedAdmin):
+    list_display = ["debt", "amount", "kind", "at", "by"]
+    list_filter = ["kind"]
+
+
+@admin.register(Netting)
+class NettingAdmin(DerivedAdmin):
+    list_display = ["club", "amount", "at", "by"]
+
+
+@admin.register(Publication)
+class PublicationAdmin(DerivedAdmin):
+    list_display = ["night", "number", "at", "by"]
+
+
+@admin.register(Delivery)
+class DeliveryAdmin(DerivedAdmin):
+    list_display = ["publication", "player", "email", "status", "attempts", "sent_at", "error"]
+    list_filter = ["status"]
+
+
+@admin.register(PlayerClaim)
+class PlayerClaimAdmin(DerivedAdmin):
+    list_display = ["player", "created_at", "used_at"]
 
 
 # The Solo grade (club/services/grades.py): the ratings are derived from the hands; a club's

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+import dj_email_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
@@ -48,6 +49,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_tables2",
     "template_partials",
+    "django_tasks",
+    "django_tasks_db",
     "axes",
     "club",
 ]
@@ -69,7 +72,7 @@ MIDDLEWARE = [
 
 AUTHENTICATION_BACKENDS = [
     # First, so that a locked-out user or address is refused before the password is checked.
-    "axes.backends.AxesStandaloneBackend",
+    "club.auth.LockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 
@@ -200,6 +203,37 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+}
+
+# Email (issue 11: results to players; also password reset). `EMAIL_URL` picks the backend:
+# unset, mail is printed to the console; `smtp://user:password@host:587/?tls=True` (or
+# `smtps://...:465/?ssl=True`) sends through an SMTP server; `dummy:` drops it. The sender is
+# `DEFAULT_FROM_EMAIL`; links in emails start with `SITE_URL`.
+_email = dj_email_url.parse(os.environ.get("EMAIL_URL", "console:"))
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email["EMAIL_HOST"] or "localhost"
+EMAIL_PORT = _email["EMAIL_PORT"] or 25
+EMAIL_HOST_USER = _email["EMAIL_HOST_USER"] or ""
+EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"] or ""
+EMAIL_USE_TLS = bool(_email["EMAIL_USE_TLS"])
+EMAIL_USE_SSL = bool(_email["EMAIL_USE_SSL"])
+EMAIL_TIMEOUT = int(_email["EMAIL_TIMEOUT"] or os.environ.get("EMAIL_TIMEOUT", "20"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Solo Whist <solo@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+# Background work (issue 11: publishing a night when its correction window ends, and sending
+# the results emails) goes through the django-tasks backport. The database backend keeps the
+# queue in the app's own database; run `python manage.py db_worker` beside the web server.
+# `TASKS_BACKEND=immediate` runs each task at once inside the request instead (no worker).
+TASKS = {
+    "default": {
+        "BACKEND": (
+            "django_tasks.backends.immediate.ImmediateBackend"
+            if os.environ.get("TASKS_BACKEND") == "immediate"
+            else "django_tasks_db.DatabaseBackend"
+        ),
+    }
 }
 
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):

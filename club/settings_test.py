@@ -25,3 +25,8 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"]["TEST"] = {
         "NAME": os.environ.get("SOLO_SQLITE_TEST_NAME") or str(BASE_DIR / ".test-db.sqlite3")
     }
+
+# Tasks run at once in the test's own thread; email goes to django.core.mail.outbox.
+TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+SITE_URL = "http://testserver"

@@ -8,8 +8,10 @@ from club.views import (
     grades,
     hands,
     interchange,
+    ledger,
     live,
     lockouts,
+    members,
     nights,
     offline,
     players,
@@ -36,6 +38,8 @@ club_patterns = (
     + table_links.club_urlpatterns  # tables' links and QR codes, club/views/table_links.py
     + live.urlpatterns  # the live night board, club/views/live.py
     + grades.urlpatterns  # grade settings, club/views/grades.py
+    + ledger.urlpatterns  # after the night: publishing, money owed (issue 11)
+    + members.urlpatterns  # members' own view, claiming a record, unsubscribing (issue 11)
 )
 
 urlpatterns = [

@@ -2,6 +2,7 @@ from club.models.audit import AuditEvent
 from club.models.clubs import Club, Membership, Player, Role
 from club.models.grades import Grade, GradeLine, GradeNight, GradeOptOut, GradeSettings
 from club.models.hands import Hand, ScoreLine
+from club.models.ledger import Debt, Delivery, Netting, PlayerClaim, Publication, Settlement
 from club.models.nights import Night, Seat, Table
 from club.models.rules import RuleSet
 from club.models.seasons import Season, StandingsMethod
@@ -13,6 +14,8 @@ from club.models.tournaments import Entry, Tournament
 __all__ = [
     "AuditEvent",
     "Club",
+    "Debt",
+    "Delivery",
     "Entry",
     "Grade",
     "GradeLine",
@@ -21,15 +24,19 @@ __all__ = [
     "GradeSettings",
     "Hand",
     "Membership",
+    "Netting",
     "Night",
     "NightSheetCache",
     "NightTotal",
     "Player",
+    "PlayerClaim",
+    "Publication",
     "Role",
     "RuleSet",
     "ScoreLine",
     "Season",
     "Seat",
+    "Settlement",
     "StandingsMethod",
     "Table",
     "TableLink",

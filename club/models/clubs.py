@@ -43,6 +43,16 @@ class Club(models.Model):
         help_text="A hand entered through a table's link waits until a second player at the "
         "table confirms it.",
     )
+    # After the last hand (issue 11): a closed night stays provisional this long, while the
+    # secretary may still correct hands; then it is published and every player is emailed.
+    correction_minutes = models.PositiveSmallIntegerField(
+        default=30,
+        help_text="Minutes a closed night stays provisional before it is published (0: at once).",
+    )
+    players_may_claim = models.BooleanField(
+        default=False,
+        help_text="Players may claim their own record by email, with a one-time link.",
+    )
     # Every page refuses to be framed by another site; a club that shows its tournament
     # leaderboard inside its own web site names that site here.
     projector_embed_origins = models.CharField(
@@ -112,6 +122,19 @@ class Player(models.Model):
         max_length=180, null=True, blank=True, editable=False
     )
     active = models.BooleanField(default=True)
+    # Issue 11: the player's own results by email, and their own account's view of them.
+    email = models.EmailField(blank=True, help_text="Their results are emailed here.")
+    email_results = models.BooleanField(
+        default=True, help_text="Email them their result when a night is published."
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="player_records",
+        help_text="The account that sees this player's own nights and money owed.",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -120,6 +143,11 @@ class Player(models.Model):
                 Lower("name"), "club", name="player_name_unique_in_club_ignoring_case"
             ),
             models.UniqueConstraint(fields=["club", "name_key"], name="player_name_key_unique"),
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=models.Q(user__isnull=False),
+                name="player_one_record_per_user_in_club",
+            ),
         ]
 
     def __str__(self) -> str:

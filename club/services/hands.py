@@ -13,7 +13,7 @@ from django.db.models import F
 
 import scoring
 from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table, TableLink
-from club.services import grades
+from club.services import grades, publish
 from club.services.ladder import ladder_amounts
 from club.services.locks import NightGone, lock_night
 
@@ -210,8 +210,9 @@ def _locked_hand(hand: Hand, night: Night, doing: str) -> Hand:
     return current
 
 
-def _check_open(night: Night) -> None:
-    if night.is_closed:
+def _check_open(night: Night, user: AbstractBaseUser | None = None) -> None:
+    # A secretary may still correct a closed night inside its correction window (issue 11).
+    if night.is_closed and not publish.may_correct(night, user):
         raise HandConflict("This night is closed. A secretary must reopen it before any change.")
 
 
@@ -373,7 +374,7 @@ def record_hand(
                     raise HandConflict("This entry was already saved at another table.")
                 earlier.resent = True  # type: ignore[attr-defined]
                 return earlier
-        _check_open(night)
+        _check_open(night, user)
         # The season and rule set as locked: a ladder change or a rule set edit made meanwhile is
         # either finished (and read here) or waits for this hand (club.services.locks).
         table.night.season = night.season
@@ -406,6 +407,7 @@ def record_hand(
         _write_lines(hand, scored)
         grades.hand_saved(hand)
         _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand), via)
+        publish.after_correction(night, user)
     return hand
 
 
@@ -420,7 +422,7 @@ def update_hand(
     """Correct a hand; refused if it changed since the form was opened (`version`)."""
     with transaction.atomic():
         night = _lock_night(hand.table.night_id)
-        _check_open(night)
+        _check_open(night, user)
         current = _locked_hand(hand, night, "changed")
         if current.version != version:
             raise HandConflict(
@@ -443,6 +445,7 @@ def update_hand(
         _write_lines(current, scored)
         grades.hand_saved(current)
         _audit(current, user, AuditEvent.Action.UPDATE, before, snapshot(current), via)
+        publish.after_correction(current.table.night, user)
     return current
 
 
@@ -456,7 +459,7 @@ def delete_hand(
     """Delete a hand; the later hands at the table move up one so the numbering has no gap."""
     with transaction.atomic():
         night = _lock_night(hand.table.night_id)
-        _check_open(night)
+        _check_open(night, user)
         current = _locked_hand(hand, night, "deleted")
         if version is not None and current.version != version:
             raise HandConflict(
@@ -472,6 +475,7 @@ def delete_hand(
         for later in table.hands.filter(number__gt=number).order_by("number"):
             later.number -= 1
             later.save(update_fields=["number"])
+        publish.after_correction(night, user)
 
 
 def close_night(night: Night, user: AbstractBaseUser) -> None:
@@ -504,6 +508,7 @@ def close_night(night: Night, user: AbstractBaseUser) -> None:
             action=AuditEvent.Action.CLOSE,
             subject=str(night),
         )
+        publish.on_close(locked, user)
 
 
 def reopen_night(night: Night, user: AbstractBaseUser) -> None:
@@ -511,6 +516,7 @@ def reopen_night(night: Night, user: AbstractBaseUser) -> None:
         locked = _lock_night(night.pk)
         if not locked.is_closed:
             raise HandConflict("This night is already open.")
+        publish.on_reopen(locked, user)  # no longer provisional nor published (issue 11)
         locked.status = Night.Status.OPEN
         locked.closed_at = None
         locked.closed_by = None

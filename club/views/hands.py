@@ -33,7 +33,7 @@ from club.forms.hands import (
     moved_on_form,
     new_hand_form,
 )
-from club.models import Club, Hand, Table
+from club.models import Club, Hand, Night, Table
 from club.queries.sheet_version import etag_of_hands, sheet_etag
 from club.queries.table_sheet import prefetch_seats, table_sheet
 from club.services import hands as hand_service
@@ -42,6 +42,20 @@ PAGE = "club/table.html"
 CLOSED_MESSAGE = (
     "This night is closed: the sheet is final. A secretary must reopen it to change it."
 )
+CORRECTION_MESSAGE = (
+    "This night is closed and provisional: as secretary you may still correct it until its "
+    "results are published."
+)
+
+
+def _locked(request: HttpRequest, route: TableRoute, night: Night) -> bool:
+    """No changes at this night for this person: closed, unless a secretary (signed in, not a
+    table's link) is correcting it in its correction window (issue 11)."""
+    return night.is_closed and not (
+        night.is_provisional
+        and route.via is None
+        and access.can(request.user, route.club, access.MANAGE)
+    )
 
 
 # --- how the person reached the table ----------------------------------------------------------
@@ -156,10 +170,16 @@ def _context(request: HttpRequest, route: TableRoute, **extra: Any) -> dict[str,
         "night": night,
         "rule_set": night.season.rule_set,
         "can_score": can_score,
-        "can_change": can_score and not night.is_closed,
+        "can_change": can_score and not _locked(request, route, night),
         # A hand waiting for a second player: anyone at the table's link, or a secretary.
         "can_confirm": route.via is not None or access.can(request.user, club, access.MANAGE),
-        "closed_message": CLOSED_MESSAGE if night.is_closed else "",
+        "closed_message": (
+            CLOSED_MESSAGE
+            if _locked(request, route, night)
+            else CORRECTION_MESSAGE
+            if night.is_closed
+            else ""
+        ),
         "mode": "new",
         "show_errors": True,
         # At a tournament's table: its round and hands per round (fetched with the table).
@@ -198,7 +218,7 @@ def _new_form(table: Table) -> HandForm:
 def _page(request: HttpRequest, route: TableRoute, status: int = 200, **extra: Any) -> HttpResponse:
     """The whole table page (also the answer to a POST made without htmx that went wrong)."""
     table = route.table
-    can_change = route.can_score and not table.night.is_closed
+    can_change = route.can_score and not _locked(request, route, table.night)
     if can_change and "form" not in extra:
         extra["form"] = _new_form(table)
     context = _context(request, route, **extra)
@@ -217,7 +237,7 @@ def _entry_and_sheet(
 ) -> HttpResponse:
     """After a change: a fresh form for the next hand, and the sheet swapped out of band."""
     table = route.table
-    if not table.night.is_closed:
+    if not _locked(request, route, table.night):
         extra.setdefault("form", _new_form(table))
     context = _context(request, route, **extra)
     context["sheet"] = table_sheet(table)
@@ -324,7 +344,7 @@ def show_form(request: HttpRequest, route: TableRoute) -> HttpResponse:
     table = route.table
     if not request.htmx and request.method == "GET":
         return redirect(route.url("table"))
-    if table.night.is_closed:
+    if _locked(request, route, table.night):
         return _entry(request, route)
     hand = _hand_in_table(request, table)
     data = request.POST if request.method == "POST" else None
@@ -345,7 +365,9 @@ def show_preview(request: HttpRequest, route: TableRoute) -> HttpResponse:
 
 def do_create(request: HttpRequest, route: TableRoute) -> HttpResponse:
     table = route.table
-    if table.night.is_closed and not _already_saved(table, request.POST.get("client_id", "")):
+    if _locked(request, route, table.night) and not _already_saved(
+        table, request.POST.get("client_id", "")
+    ):
         return _outcome_headers(_closed(request, route), "closed")
     form = new_hand_form(table, request.POST)
     if not form.is_valid() or form.entry is None:
@@ -371,7 +393,7 @@ def do_create(request: HttpRequest, route: TableRoute) -> HttpResponse:
         table.night.refresh_from_db()
         extra: dict[str, Any] = {"conflict": str(conflict)}
         outcome = "closed"
-        if conflict.next_number is not None and not table.night.is_closed:
+        if conflict.next_number is not None and not _locked(request, route, table.night):
             moved = moved_on_form(table, request.POST)
             moved.is_valid()  # the errors show whether it can be saved as the next hand as is
             extra.update(form=moved, moved_on=True)
@@ -416,7 +438,7 @@ def _outcome_headers(response: HttpResponse, outcome: str) -> HttpResponse:
 
 def do_edit(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse:
     table = route.table
-    if table.night.is_closed:
+    if _locked(request, route, table.night):
         return _closed(request, route)
     if request.method == "GET":
         form = edit_hand_form(hand)
@@ -434,7 +456,7 @@ def do_edit(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse
         return _refused(request, route, gone)
     except hand_service.HandConflict as conflict:
         table.night.refresh_from_db()
-        if table.night.is_closed:
+        if _locked(request, route, table.night):
             return _closed(request, route)
         current = conflict.current
         if current is None:
@@ -458,7 +480,7 @@ def do_edit(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse
 def do_delete(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse:
     """GET asks to confirm; POST deletes, and the later hands move up one."""
     table = route.table
-    if table.night.is_closed:
+    if _locked(request, route, table.night):
         return _closed(request, route)
     if request.method == "GET":
         form = DeleteHandForm(initial={"version": hand.version})
@@ -474,7 +496,7 @@ def do_delete(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpRespon
         return _refused(request, route, gone)
     except hand_service.HandConflict as conflict:
         table.night.refresh_from_db()
-        if table.night.is_closed:
+        if _locked(request, route, table.night):
             return _closed(request, route)
         return _delete_page(request, route, hand, form, status=409, conflict=str(conflict))
     return _done(request, route, f"Hand {hand.number} deleted; the later hands moved up.")

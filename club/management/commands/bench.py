@@ -79,6 +79,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--grades", metavar="SLUG", help="only the grade figures, for this club (see below)"
         )
+        parser.add_argument(
+            "--ledger",
+            action="store_true",
+            help="only the after-the-night figures (club/ledger_bench.py): publishing, the ledger",
+        )
 
     def handle(self, *args: object, **options: object) -> None:
         sizes = [s.strip().lower() for s in str(options["sizes"]).split(",") if s.strip()]
@@ -88,6 +93,12 @@ class Command(BaseCommand):
         runs = int(options["runs"])  # type: ignore[arg-type]
         if options["grades"]:
             return self._grades(Club.objects.get(slug=options["grades"]), runs)
+        if options["ledger"]:
+            from club.ledger_bench import run
+
+            self.stdout.write(f"Database: {connection.vendor}")
+            run(self.stdout.write, runs)
+            return
         vendor = connection.vendor
         self.stdout.write(f"Database: {vendor} ({connection.settings_dict['NAME']})")
         header = (
@@ -107,7 +118,8 @@ class Command(BaseCommand):
         # Printed sheets (club/pdf/bench.py): our PDF views against WeasyPrint on the same HTML.
         from club.pdf.bench import bench_sheets, report
 
-        for line in report(bench_sheets(runs=max(3, runs // 3))):
+        timings, final = bench_sheets(runs=max(3, runs // 3))
+        for line in report(timings, final):
             self.stdout.write(line)
         self._grades(self._seed(sizes[-1]), runs)
 

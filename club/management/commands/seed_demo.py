@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from club.models import Club
-from club.services import demo
+from club.services import db_stats, demo
 
 
 class Command(BaseCommand):
@@ -56,6 +56,9 @@ class Command(BaseCommand):
             from club.services.grades import rebuild
 
             rebuild(summary.club)
+        analysed = db_stats.analyze()  # a bulk load: fresh statistics for PostgreSQL's planner
+        if analysed:
+            self.stdout.write(f"Analysed {len(analysed)} tables for the query planner.")
         self.stdout.write(
             self.style.SUCCESS(
                 f"Club {summary.club.name!r} (/c/{slug}/): {summary.nights} nights, "
