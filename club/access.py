@@ -45,6 +45,12 @@ def can(user: User | AnonymousUser, club: Club, power: str) -> bool:
     return power in _ROLE_POWERS[Role(member.role)]
 
 
+def may_add_players(user: User | AnonymousUser, club: Club) -> bool:
+    """New players (or inactive ones brought back) come from a secretary, or from a table scorer
+    when the club's settings allow it (issue 14.5)."""
+    return can(user, club, MANAGE) or (club.scorers_add_players and can(user, club, SCORE))
+
+
 def require(request: HttpRequest, club: Club, power: str) -> None:
     """404 when the user may not see the club at all, 403 when they may see but not do."""
     if can(request.user, club, power):

@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from club.admin_audit import AuditedAdmin
 from club.models import (
     AuditEvent,
     Club,
@@ -21,6 +22,7 @@ from club.models import (
     Seat,
     Settlement,
     Table,
+    TableLink,
     Tournament,
 )
 
@@ -32,7 +34,7 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(AuditedAdmin):
     list_display = ["name", "slug", "unit_kind", "is_public"]
     prepopulated_fields = {"slug": ["name"]}
     search_fields = ["name"]
@@ -40,21 +42,21 @@ class ClubAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(AuditedAdmin):
     list_display = ["user", "club", "role"]
     list_filter = ["club", "role"]
     autocomplete_fields = ["user", "club"]
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(AuditedAdmin):
     list_display = ["name", "club", "active"]
     list_filter = ["club", "active"]
     search_fields = ["name"]
 
 
 @admin.register(RuleSet)
-class RuleSetAdmin(admin.ModelAdmin):
+class RuleSetAdmin(AuditedAdmin):
     """A rule set that has scored hands keeps its stakes (DESIGN.md section 4): copy it instead."""
 
     list_display = ["name", "club", "preset", "created_at"]
@@ -67,7 +69,7 @@ class RuleSetAdmin(admin.ModelAdmin):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(AuditedAdmin):
     """Once a season has scored hands its rule sets change only through set-up, which re-scores
     the ladder and records it."""
 
@@ -80,6 +82,12 @@ class SeasonAdmin(admin.ModelAdmin):
         return []
 
 
+def _closed(night: Night | None) -> bool:
+    """A closed night is final: shown in the admin, never changed there (reopen it in the app,
+    which records who did)."""
+    return night is not None and night.is_closed
+
+
 class SeatInline(admin.TabularInline):
     """Seats are fixed once a table has hands (the hands name who sat where)."""
 
@@ -87,7 +95,7 @@ class SeatInline(admin.TabularInline):
     extra = 0
 
     def has_change_permission(self, request, obj=None) -> bool:
-        return obj is None or not obj.hands.exists()
+        return obj is None or (not _closed(obj.night) and not obj.hands.exists())
 
     has_add_permission = has_change_permission  # type: ignore[assignment]
     has_delete_permission = has_change_permission  # type: ignore[assignment]
@@ -98,6 +106,11 @@ class TableInline(admin.TabularInline):
     extra = 0
     show_change_link = True
     can_delete = False  # see NoCascadeDelete
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return not _closed(obj)
+
+    has_add_permission = has_change_permission  # type: ignore[assignment]
 
 
 class NoCascadeDelete:
@@ -111,17 +124,45 @@ class NoCascadeDelete:
 
 
 @admin.register(Night)
-class NightAdmin(NoCascadeDelete, admin.ModelAdmin):
+class NightAdmin(NoCascadeDelete, AuditedAdmin):
+    """Closing and reopening happen in the app (they lock the night and are audited); a closed
+    night is read-only here; a night with hands keeps its season (its score lines carry it), and
+    a night only ever moves between seasons of its own club."""
+
     list_display = ["__str__", "season", "date", "status"]
     list_filter = ["status", "season__club"]
     date_hierarchy = "date"
     inlines = [TableInline]
 
+    def get_readonly_fields(self, request, obj=None):
+        fixed = ["status", "closed_at", "closed_by"]
+        if obj is not None and Hand.objects.filter(table__night=obj).exists():
+            fixed.append("season")
+        return fixed
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        if obj is not None and "season" in form.base_fields:
+            form.base_fields["season"].queryset = Season.objects.filter(club=obj.season.club_id)
+        return form
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return super().has_change_permission(request, obj) and not _closed(obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return super().has_delete_permission(request, obj) and not _closed(obj)
+
 
 @admin.register(Table)
-class TableAdmin(NoCascadeDelete, admin.ModelAdmin):
+class TableAdmin(NoCascadeDelete, AuditedAdmin):
     list_display = ["__str__", "night", "round_number"]
     inlines = [SeatInline]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return super().has_change_permission(request, obj) and not (obj and _closed(obj.night))
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return super().has_delete_permission(request, obj) and not (obj and _closed(obj.night))
 
 
 class ScoreLineInline(admin.TabularInline):
@@ -141,7 +182,7 @@ class ScoreLineInline(admin.TabularInline):
 
 
 @admin.register(Hand)
-class HandAdmin(NoCascadeDelete, admin.ModelAdmin):
+class HandAdmin(NoCascadeDelete, AuditedAdmin):
     """Read-mostly: corrections go through the table page, which rescores and audits them. What
     the score follows from is read-only here (changing it would not score the hand again), and a
     hand is never added here (it would have no score lines)."""
@@ -171,6 +212,16 @@ class HandAdmin(NoCascadeDelete, admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return False
 
+    def has_change_permission(self, request, obj=None) -> bool:
+        return super().has_change_permission(request, obj) and not (
+            obj and _closed(obj.table.night)
+        )
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return super().has_delete_permission(request, obj) and not (
+            obj and _closed(obj.table.night)
+        )
+
 
 class DerivedAdmin(admin.ModelAdmin):
     """Rows the app derives (score lines from the scoring core, night totals from the database's
@@ -199,18 +250,18 @@ class NightTotalAdmin(DerivedAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(AuditedAdmin):
     list_display = ["table", "position", "player"]
     list_filter = ["table__night__season__club"]
 
     def has_change_permission(self, request, obj=None) -> bool:
-        return obj is None or not obj.table.hands.exists()
+        return obj is None or (not _closed(obj.table.night) and not obj.table.hands.exists())
 
     has_delete_permission = has_change_permission  # type: ignore[assignment]
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(AuditedAdmin):
     list_display = ["player", "tournament", "joined_round", "withdrawn_after_round"]
     list_filter = ["tournament"]
 
@@ -229,9 +280,24 @@ class AuditEventAdmin(DerivedAdmin):
         "at",
         "action",
         "subject",
+        "link",
+        "link_label",
+        "device",
         "before",
         "after",
     ]
+
+
+@admin.register(TableLink)
+class TableLinkAdmin(DerivedAdmin):
+    """Tables' links: issued, revoked and re-issued by a secretary on the night's links page
+    (club/views/table_links.py), with an audit event each time; shown here, never changed. The
+    salt is left out: with the server's key it would rebuild the token."""
+
+    list_display = ["table", "issued_at", "issued_by", "revoked_at", "revoked_by"]
+    list_filter = ["table__night__season__club"]
+    fields = ["table", "token_hash", "issued_at", "issued_by", "revoked_at", "revoked_by"]
+    readonly_fields = fields
 
 
 class EntryInline(admin.TabularInline):
@@ -241,7 +307,7 @@ class EntryInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(AuditedAdmin):
     """Read-mostly: rounds are drawn and closed on the tournament page, which audits them."""
 
     list_display = ["name", "club", "night", "status", "current_round", "rounds", "is_public"]
@@ -249,6 +315,10 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     readonly_fields = ["night", "seed", "current_round", "status", "planned_max_meetings"]
     inlines = [EntryInline]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        # A finished event whose night is closed is final (issue 14.4), here as in the app.
+        return super().has_change_permission(request, obj) and not (obj and _closed(obj.night))
 
 
 @admin.register(NightSheetCache)

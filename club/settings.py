@@ -102,6 +102,19 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # Many tables save at once on a club night. SQLite has one writer at a time: WAL lets readers
+    # go on while one writes; BEGIN IMMEDIATE takes the write lock when a transaction starts, so
+    # a writer waits its turn (up to `timeout` seconds) instead of failing at once with "database
+    # is locked" when a read-then-write transaction cannot upgrade its lock; NORMAL sync is safe
+    # under WAL (a power cut may lose the last commits, never corrupt the file).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "timeout": int(os.environ.get("SQLITE_TIMEOUT", "20")),
+            "transaction_mode": "IMMEDIATE",
+        }
+    )
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -2,17 +2,22 @@ from django.contrib import admin
 from django.urls import include, path
 
 from club.views import (
+    accounts,
     audit,
     clubs,
     hands,
+    interchange,
     ledger,
+    live,
     lockouts,
     members,
     nights,
+    offline,
     players,
     setup,
     sheets,
     standings,
+    table_links,
     tournaments,
 )
 
@@ -30,11 +35,25 @@ club_patterns = (
     + tournaments.urlpatterns
     + ledger.urlpatterns  # after the night: publishing, money owed (issue 11)
     + members.urlpatterns  # members' own view, claiming a record, unsubscribing (issue 11)
+    + interchange.urlpatterns  # the club data file, club/views/interchange.py
+    + table_links.club_urlpatterns  # tables' links and QR codes, club/views/table_links.py
+    + live.urlpatterns  # the live night board, club/views/live.py
 )
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Before Django's own: says so when the email could not be sent (club/views/accounts.py).
+    path(
+        "accounts/password_reset/",
+        accounts.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", clubs.home, name="home"),
+    *interchange.schema_urlpatterns,
+    *offline.urlpatterns,  # /sw.js: the service worker must sit at the root to cover every page
     path("c/<slug:slug>/", include(club_patterns)),
+    # A table's link, opened on a phone at the table with no login: /t/<token>/.
+    *table_links.urlpatterns,
+    *ledger.link_urlpatterns,  # the payee marks payments paid at the table (issue 11)
 ]

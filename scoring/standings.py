@@ -77,5 +77,8 @@ def rank_by(items: Iterable[T], key: Callable[[T], Fraction | int]) -> list[tupl
 
 def best_nights_total(night_nets: Iterable[int], best: int | None) -> int:
     """The sum of a player's best `best` nights ("best N nights count"); all when None."""
+    if best is not None and best < 1:
+        # "Best 0 nights" would count nothing and rank everyone first.
+        raise ValueError(f"Best N nights must be at least 1, not {best}")
     nets = sorted(night_nets, reverse=True)
     return sum(nets if best is None else nets[:best])

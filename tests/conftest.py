@@ -90,3 +90,12 @@ def table4(night):
 @pytest.fixture
 def table5(night):
     return night.tables.get(number=2)
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty cache (club/views/sheets caches anonymous score cards)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

@@ -18,8 +18,11 @@ from django.utils import timezone
 import scoring
 from club.forms.setup import DateInput
 from club.models import Club, Player, Season, Table
+from club.names import name_key, normalise_name
+from club.services import setup as setup_services
 
 MAX_TABLES = 8
+MAX_NEW_PLAYERS = setup_services.MAX_NEW_PLAYERS
 MAX_SEATS = 5
 SEATS = range(1, MAX_SEATS + 1)
 
@@ -29,14 +32,36 @@ def seat_field(n: int) -> str:
 
 
 def parse_names(text: str) -> list[str]:
-    """Names separated by commas or new lines, tidied, without repeats (ignoring case)."""
+    """Names separated by commas or new lines, normalised (club.names), without repeats (ignoring
+    case and invisible characters)."""
     names: list[str] = []
     seen: set[str] = set()
     for raw in re.split(r"[,\n;]", text or ""):
-        name = " ".join(raw.split())
-        if name and name.lower() not in seen:
-            seen.add(name.lower())
+        name = normalise_name(raw)
+        if name and name_key(name) not in seen:
+            seen.add(name_key(name))
             names.append(name)
+    return names
+
+
+def clean_new_names(value: str, may_add: bool) -> list[str]:
+    """New player names typed into a night or tournament form: at most MAX_NEW_PLAYERS, none too
+    long, and only from someone who may add players to the club (club.access.may_add_players)."""
+    names = parse_names(value)
+    if not names:
+        return names
+    if not may_add:
+        raise forms.ValidationError(
+            "Only a secretary can add players to the club. Choose players already in it, or ask "
+            "a secretary (who can also let table scorers add players, in the club's settings)."
+        )
+    if len(names) > MAX_NEW_PLAYERS:
+        raise forms.ValidationError(
+            f"That is {len(names)} names: add at most {MAX_NEW_PLAYERS} players at a time."
+        )
+    too_long = [n for n in names if len(n) > Player._meta.get_field("name").max_length]
+    if too_long:
+        raise forms.ValidationError(f"{too_long[0][:30]}... is too long for a name.")
     return names
 
 
@@ -85,25 +110,24 @@ class NightForm(forms.Form):
         "lines. They are added to the club, then offered in the seats below.",
     )
 
-    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, club: Club, may_add_players: bool = True, **kwargs: Any) -> None:
         if "initial" not in kwargs:
             today = timezone.localdate()
             season = season_for(club, today)
             kwargs["initial"] = {"date": today, "season": season.pk if season else None}
         super().__init__(*args, **kwargs)
         self.club = club
+        self.may_add_players = may_add_players
         self.fields["season"].queryset = club.seasons.all()
 
     def clean_new_players(self) -> list[str]:
-        names = parse_names(self.cleaned_data["new_players"])
-        too_long = [n for n in names if len(n) > Player._meta.get_field("name").max_length]
-        if too_long:
-            raise forms.ValidationError(f"{too_long[0][:30]}... is too long for a name.")
+        names = clean_new_names(self.cleaned_data["new_players"], self.may_add_players)
         # A player marked inactive may be brought back this way; an active one is in the seats.
         active = {
-            n.lower() for n in self.club.players.filter(active=True).values_list("name", flat=True)
+            name_key(n)
+            for n in self.club.players.filter(active=True).values_list("name", flat=True)
         }
-        clashes = [n for n in names if n.lower() in active]
+        clashes = [n for n in names if name_key(n) in active]
         if clashes:
             raise forms.ValidationError(
                 f"Already in the club: {', '.join(clashes)}. Choose them in the seats below."

@@ -14,6 +14,8 @@ from django.contrib.auth.models import AbstractBaseUser
 
 import scoring
 from club.models import Club, Player, Role, RuleSet, Season, StandingsMethod
+from club.names import normalise_name
+from club.services.setup import player_named
 
 # The suits of a rotating trump, one step a hand (the anna-cubed cycle).
 DEFAULT_TRUMP_ROTATION = (
@@ -56,7 +58,9 @@ class ClubSettingsForm(forms.ModelForm):
             "is_public",
             "correction_minutes",
             "players_may_claim",
+            "confirm_table_hands",
             "projector_embed_origins",
+            "scorers_add_players",
         ]
         labels = {
             "name": "Club name",
@@ -66,7 +70,9 @@ class ClubSettingsForm(forms.ModelForm):
             "is_public": "Public: anyone may read nights, players and standings",
             "correction_minutes": "Correction window (minutes)",
             "players_may_claim": "Players may claim their own record by email",
+            "confirm_table_hands": "A second player confirms each hand entered by a table's link",
             "projector_embed_origins": "Sites that may embed the projector page",
+            "scorers_add_players": "Table scorers may add new players",
         }
         help_texts = {
             "unit_kind": "Changing this after hands are scored only changes how amounts are shown.",
@@ -76,6 +82,8 @@ class ClubSettingsForm(forms.ModelForm):
             "correction_minutes": "A closed night stays provisional this long, while the secretary "
             "may still correct it; then it is published and players are emailed. 0: at once.",
             "players_may_claim": "They get a one-time link at the address the club has for them.",
+            "confirm_table_hands": "Unconfirmed hands count in the totals, marked as unconfirmed; "
+            "the night cannot be closed until a player or a secretary confirms them.",
         }
         widgets = {"unit_kind": forms.RadioSelect}
 
@@ -114,11 +122,11 @@ class PlayerForm(forms.ModelForm):
             del self.fields["active"]
 
     def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
+        name = normalise_name(self.cleaned_data["name"])
         if not name:
             raise forms.ValidationError("A player needs a name.")
-        clash = self.club.players.filter(name__iexact=name).exclude(pk=self.instance.pk).first()
-        if clash is not None:
+        clash = player_named(self.club, name)
+        if clash is not None and clash.pk != self.instance.pk:
             raise forms.ValidationError(
                 f"There is already a player called {clash.name} in this club."
             )
@@ -185,6 +193,14 @@ class SeasonForm(forms.ModelForm):
         if clash.exists():
             raise forms.ValidationError(f"There is already a season called {name}.")
         return name
+
+    def clean_best_nights(self) -> int | None:
+        best = self.cleaned_data["best_nights"]
+        if best is not None and best < 1:
+            raise forms.ValidationError(
+                "Count at least the best 1 night, or leave this blank to count every night."
+            )
+        return best
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
-from club.forms.nights import clean_date_and_season, parse_names, season_for
+from club.forms.nights import clean_date_and_season, clean_new_names, season_for
 from club.forms.setup import DateInput
 from club.models import Club, Player, Season, Tournament
 
@@ -25,15 +25,6 @@ class PlayerChoices(forms.TypedMultipleChoiceField):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(coerce=int, required=False, **kwargs)
-
-
-def _clean_new_names(value: str) -> list[str]:
-    names = parse_names(value)
-    longest = Player._meta.get_field("name").max_length
-    too_long = [n for n in names if len(n) > longest]
-    if too_long:
-        raise forms.ValidationError(f"{too_long[0][:30]}... is too long for a name.")
-    return names
 
 
 class _Settings(forms.Form):
@@ -101,7 +92,15 @@ class TournamentForm(_Settings):
         "new_players",
     ]
 
-    def __init__(self, *args: Any, club: Club, players: list[Player], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        club: Club,
+        players: list[Player],
+        may_add_players: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        self.may_add_players = may_add_players
         if "initial" not in kwargs:
             today = timezone.localdate()
             season = season_for(club, today)
@@ -114,7 +113,7 @@ class TournamentForm(_Settings):
         self.fields["players"].choices = [(p.pk, p.name) for p in players]
 
     def clean_new_players(self) -> list[str]:
-        return _clean_new_names(self.cleaned_data["new_players"])
+        return clean_new_names(self.cleaned_data["new_players"], self.may_add_players)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -165,13 +164,16 @@ class EntriesForm(forms.Form):
         help_text="Names not in the club yet, separated by commas or new lines.",
     )
 
-    def __init__(self, *args: Any, players: list[Player], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, players: list[Player], may_add_players: bool = True, **kwargs: Any
+    ) -> None:
+        self.may_add_players = may_add_players
         super().__init__(*args, **kwargs)
         self.player_list = {p.pk: p for p in players}
         self.fields["players"].choices = [(p.pk, p.name) for p in players]
 
     def clean_new_players(self) -> list[str]:
-        return _clean_new_names(self.cleaned_data["new_players"])
+        return clean_new_names(self.cleaned_data["new_players"], self.may_add_players)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -6,6 +6,7 @@ from club.models.nights import Night, Seat, Table
 from club.models.rules import RuleSet
 from club.models.seasons import Season, StandingsMethod
 from club.models.sheets import NightSheetCache
+from club.models.table_links import TableLink
 from club.models.totals import NightTotal
 from club.models.tournaments import Entry, Tournament
 
@@ -32,5 +33,6 @@ __all__ = [
     "Settlement",
     "StandingsMethod",
     "Table",
+    "TableLink",
     "Tournament",
 ]

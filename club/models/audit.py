@@ -18,6 +18,9 @@ class AuditEvent(models.Model):
         DELETE = "delete", "deleted"
         CLOSE = "close", "closed"
         REOPEN = "reopen", "reopened"
+        CONFIRM = "confirm", "confirmed"
+        ISSUE = "issue", "issued"
+        REVOKE = "revoke", "revoked"
 
     club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="audit_events")
     # An event outlives what it describes: deleting a night keeps its events (night becomes
@@ -31,6 +34,14 @@ class AuditEvent(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
+    # A change made through a table's link (no user): the link, and the name the person gave
+    # their phone, if any. The trail reads "Table 2's link (Ann's phone)".
+    link = models.ForeignKey(
+        "club.TableLink", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    device = models.CharField(max_length=40, blank=True)
+    # "Table 2's link", written with the event so the trail still reads after the table is gone.
+    link_label = models.CharField(max_length=40, blank=True)
     at = models.DateTimeField(auto_now_add=True)
     action = models.CharField(max_length=10, choices=Action)
     subject = models.CharField(max_length=120, help_text='What changed, e.g. "Table 2, hand 7".')

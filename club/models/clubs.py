@@ -48,6 +48,11 @@ class Club(models.Model):
         default=False,
         help_text="Players may claim their own record by email, with a one-time link.",
     )
+    confirm_table_hands = models.BooleanField(
+        default=False,
+        help_text="A hand entered through a table's link waits until a second player at the "
+        "table confirms it.",
+    )
     # Every page refuses to be framed by another site; a club that shows its tournament
     # leaderboard inside its own web site names that site here.
     projector_embed_origins = models.CharField(
@@ -56,6 +61,12 @@ class Club(models.Model):
         validators=[validate_origins],
         help_text="Web sites that may show the tournament projector page in a frame, e.g. "
         "https://club.example.org (space-separated). Empty: none may.",
+    )
+    # New players are added by a secretary; a club may let its table scorers add them too, when
+    # setting up a night or a tournament (issue 14.5).
+    scorers_add_players = models.BooleanField(
+        default=False,
+        help_text="Table scorers may add new players when setting up a night or a tournament.",
     )
 
     class Meta:
@@ -103,6 +114,13 @@ class Membership(models.Model):
 class Player(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=60)
+    # The name normalised and case-folded (club.names.name_key), filled on every save: two players
+    # of a club never share it, so "Ann\u200b Baxter" or "ANN BAXTER" cannot sit beside
+    # "Ann Baxter". Empty (NULL) only for rows bulk-created without it, which the Lower(name)
+    # constraint still covers.
+    name_key = models.CharField(  # noqa: DJ001 - NULL, unlike "", never clashes
+        max_length=180, null=True, blank=True, editable=False
+    )
     active = models.BooleanField(default=True)
     # Issue 11: the player's own results by email, and their own account's view of them.
     email = models.EmailField(blank=True, help_text="Their results are emailed here.")
@@ -129,7 +147,18 @@ class Player(models.Model):
                 condition=models.Q(user__isnull=False),
                 name="player_one_record_per_user_in_club",
             ),
+            models.UniqueConstraint(fields=["club", "name_key"], name="player_name_key_unique"),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        from club.names import name_key, normalise_name
+
+        self.name = normalise_name(self.name)
+        self.name_key = name_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)

@@ -46,6 +46,10 @@ class Season(models.Model):
             models.CheckConstraint(
                 condition=Q(end__gte=F("start")), name="season_ends_after_start"
             ),
+            models.CheckConstraint(
+                condition=Q(best_nights__isnull=True) | Q(best_nights__gte=1),
+                name="season_best_nights_at_least_1",
+            ),
         ]
 
     def __str__(self) -> str:

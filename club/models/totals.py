@@ -112,6 +112,34 @@ def install_triggers(connection: BaseDatabaseWrapper) -> bool:
     return True
 
 
+REBUILD_TOTALS = [
+    "DELETE FROM club_nighttotal",
+    """
+    INSERT INTO club_nighttotal (night_id, player_id, season_id, hands, net, points, declared, made)
+    SELECT night_id, player_id, MAX(season_id), COUNT(*), SUM(amount), SUM(points),
+           SUM(CASE WHEN declared THEN 1 ELSE 0 END),
+           SUM(CASE WHEN declared_made THEN 1 ELSE 0 END)
+      FROM club_scoreline GROUP BY night_id, player_id
+    """,
+]
+
+
+def drop_triggers(connection: BaseDatabaseWrapper) -> None:
+    """Take the night-total triggers off club_scoreline (inside a transaction: loaddata puts them
+    back, or the rollback does)."""
+    statements = POSTGRES_DROP[:-1] if connection.vendor == "postgresql" else SQLITE_DROP
+    with connection.cursor() as cursor:
+        for sql in statements:
+            cursor.execute(sql)
+
+
+def rebuild_totals(connection: BaseDatabaseWrapper) -> None:
+    """Make club_nighttotal again from the score lines, whatever it holds now."""
+    with connection.cursor() as cursor:
+        for sql in REBUILD_TOTALS:
+            cursor.execute(sql)
+
+
 def _after_migrate(sender, using: str = "default", **kwargs) -> None:
     if getattr(sender, "label", None) == "club":
         from django.db import connections

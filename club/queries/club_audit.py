@@ -12,7 +12,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Max
 
 from club.models import AuditEvent, Club
-from club.queries.night import Change, describe_changes
+from club.queries.night import Change, audit_who, describe_changes
 
 PER_PAGE = 50
 
@@ -55,7 +55,7 @@ def club_trail(club: Club, page: str | int | None, deleted_night: str = "") -> P
     paged.object_list = [
         ClubAuditRow(
             at=e.at,
-            who=e.user.get_username() if e.user else "A deleted user",
+            who=audit_who(e),
             action=e.get_action_display(),
             subject=e.subject,
             night_label=e.night_label,

@@ -60,6 +60,11 @@ class TableSheet:
     def hand_count(self) -> int:
         return len(self.rows)
 
+    @property
+    def seat_totals(self) -> list[tuple[Player, int]]:
+        """(player, total) in seat order: the compact sheet names each total in its bar."""
+        return list(zip(self.seats, self.totals, strict=True))
+
 
 def prefetch_seats(table: Table) -> Table:
     """Load the table's seats and their players once (the hand service reads them from here)."""

@@ -14,6 +14,7 @@ from django.db import transaction
 
 import scoring
 from club.models import Club, Hand, Membership, Night, Player, Role, ScoreLine, Season, Seat, Table
+from club.names import name_key
 from club.services.hands import HandEntry, apply_result, score_entry, score_lines_for
 from club.services.setup import rule_set_from_preset
 
@@ -115,7 +116,9 @@ def seed(
         names = [PLAYER_NAMES[i % len(PLAYER_NAMES)] for i in range(players)]
         names = [n if i < len(PLAYER_NAMES) else f"{n} {i // len(PLAYER_NAMES) + 1}"
                  for i, n in enumerate(names)]  # fmt: skip
-        roster = Player.objects.bulk_create(Player(club=club, name=n) for n in names)
+        roster = Player.objects.bulk_create(
+            Player(club=club, name=n, name_key=name_key(n)) for n in names
+        )
         rule_set = rule_set_from_preset(club, preset)
         # Offered in set-up for trying a points ladder on the same hands.
         rule_set_from_preset(club, "anna-cubed", "Anna Cubed points (ladder)")

@@ -3,6 +3,7 @@ writes the hand, its score lines and an audit event in one transaction."""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,14 +12,30 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 import scoring
-from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table
+from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table, TableLink
 from club.services import publish
 from club.services.ladder import ladder_amounts
+from club.services.locks import NightGone, lock_night
 
 
 class HandConflict(Exception):
     """The change cannot be made as asked (closed night, someone else changed the hand meanwhile);
-    the message says what to do."""
+    the message says what to do.
+
+    `next_number`: when the table moved on (or a hand went missing), the number this hand would
+    take now, so the page can offer to save it as that hand. `current`: for a stale correction,
+    the hand as it is now, to show beside the scorer's version."""
+
+    def __init__(
+        self, message: str, *, next_number: int | None = None, current: Hand | None = None
+    ) -> None:
+        super().__init__(message)
+        self.next_number = next_number
+        self.current = current
+
+
+class HandGone(HandConflict):
+    """The hand was deleted (by someone else, or by a first click) before this change got to it."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +51,19 @@ class HandEntry:
     last_trick_by: Player | None = None
     trump: str = ""
     notes: str = ""
+
+
+@dataclass(frozen=True)
+class LinkSource:
+    """A change made through a table's link rather than by a logged-in member: the link, and the
+    name the person gave their phone (if any), for the audit trail."""
+
+    link: TableLink
+    device: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"Table {self.link.table.number}'s link"
 
 
 @dataclass(frozen=True)
@@ -148,6 +178,38 @@ def snapshot(hand: Hand) -> dict[str, Any]:
     }
 
 
+def _lock_night(night_id: int) -> Night:
+    """Every write of a night takes the night's row lock first (then its season's and rule sets',
+    club.services.locks), so that a close, a reopen and hand changes at any of its tables take
+    turns in one order: no hand lands in a closed night, and two changes never deadlock."""
+    try:
+        return lock_night(night_id)
+    except NightGone as gone:
+        raise HandConflict(str(gone)) from None
+
+
+def _locked_hand(hand: Hand, night: Night, doing: str) -> Hand:
+    """The hand as it is now, locked (after its night), or HandGone if it was deleted meanwhile."""
+    try:
+        current = (
+            Hand.objects.select_for_update(of=("self",))
+            .select_related("table", "rule_set")
+            .get(pk=hand.pk)
+        )
+    except Hand.DoesNotExist:
+        if doing == "deleted":
+            raise HandGone(
+                f"Hand {hand.number} is already deleted (a second click, or someone else): "
+                "the sheet below is as it stands."
+            ) from None
+        raise HandGone(
+            f"Hand {hand.number} was deleted by someone else, so your change was not saved. "
+            "Check the sheet, and enter the hand again if it is still missing."
+        ) from None
+    current.table.night = night
+    return current
+
+
 def _check_open(night: Night, user: AbstractBaseUser | None = None) -> None:
     # A secretary may still correct a closed night inside its correction window (issue 11).
     if night.is_closed and not publish.may_correct(night, user):
@@ -230,12 +292,22 @@ def _subject(hand: Hand) -> str:
     return f"Table {hand.table.number}, hand {hand.number}"
 
 
-def _audit(hand: Hand, user: AbstractBaseUser, action: str, before: Any, after: Any) -> None:
+def _audit(
+    hand: Hand,
+    user: AbstractBaseUser | None,
+    action: str,
+    before: Any,
+    after: Any,
+    via: LinkSource | None = None,
+) -> None:
     night = hand.table.night
     AuditEvent.objects.create(
         club_id=night.season.club_id,
         night=night,
         user=user,
+        link=via.link if via else None,
+        device=via.device if via else "",
+        link_label=via.label if via else "",
         action=action,
         subject=_subject(hand),
         before=before,
@@ -243,89 +315,150 @@ def _audit(hand: Hand, user: AbstractBaseUser, action: str, before: Any, after: 
     )
 
 
+def _numbers(first: int, last: int) -> str:
+    """ "Hand 3", "Hands 3 and 4", "Hands 3 to 6"."""
+    if first == last:
+        return f"Hand {first}"
+    joint = "and" if last == first + 1 else "to"
+    return f"Hands {first} {joint} {last}"
+
+
+def _moved_on(expected: int, number: int) -> HandConflict:
+    """The form showed hand `expected`, but the table's next hand is `number`."""
+    if expected < number:
+        saved = _numbers(expected, number - 1)
+        verb = "was" if expected == number - 1 else "were"
+        return HandConflict(
+            f"{saved} {verb} saved by someone else while you were entering this one, so yours "
+            f"was not saved. If it is the same hand, leave it; if it is the next one, save it "
+            f"as hand {number}.",
+            next_number=number,
+        )
+    missing = _numbers(number, expected - 1)
+    verb = "is" if number == expected - 1 else "are"
+    return HandConflict(
+        f"{missing} {verb} not on the sheet (deleted, or its save never arrived), so this hand "
+        f"would be hand {number}, not hand {expected}. Nothing was saved: enter the missing "
+        f"hand first, or save this one as hand {number}.",
+        next_number=number,
+    )
+
+
+def _awaits_confirmation(night: Night, via: LinkSource | None) -> bool:
+    """A hand entered or corrected through a table's link waits for a second player when the
+    club asks for it; a member's own entry or correction stands."""
+    return via is not None and night.season.club.confirm_table_hands
+
+
 def record_hand(
-    table: Table, entry: HandEntry, user: AbstractBaseUser, expected_number: int | None = None
+    table: Table,
+    entry: HandEntry,
+    user: AbstractBaseUser | None,
+    expected_number: int | None = None,
+    client_id: uuid.UUID | None = None,
+    *,
+    via: LinkSource | None = None,
 ) -> Hand:
     """Append a hand to the table. `expected_number` is the number the form showed: if someone
-    else saved that hand meanwhile, refuse rather than record the same hand twice."""
+    else saved that hand meanwhile, refuse rather than record the same hand twice.
+
+    `client_id` is made by the browser once per entry: when a hand with that id exists already
+    (the reply to an earlier save was lost, or the offline queue sent it again), that hand is
+    returned unchanged with `resent` set to True, and nothing is written."""
     with transaction.atomic():
-        # Lock the table row so that two scorers saving at once take turns, and the season's, so
-        # that a new ladder rule set (services.setup.change_ladder) is either rescored with this
-        # hand or read fresh here, never missed.
-        locked = (
-            Table.objects.select_for_update(of=("self", "night__season"))
-            .select_related(
-                "night",
-                "night__season",
-                "night__season__rule_set",
-                "night__season__standings_rule_set",
-            )
-            .get(pk=table.pk)
-        )
-        _check_open(locked.night, user)
-        table.night.season = locked.night.season
-        rule_set = table.night.season.rule_set
+        night = _lock_night(table.night_id)
+        if client_id is not None:
+            earlier = Hand.objects.filter(client_id=client_id).first()
+            if earlier is not None:
+                if earlier.table_id != table.pk:
+                    raise HandConflict("This entry was already saved at another table.")
+                earlier.resent = True  # type: ignore[attr-defined]
+                return earlier
+        _check_open(night, user)
+        # The season and rule set as locked: a ladder change or a rule set edit made meanwhile is
+        # either finished (and read here) or waits for this hand (club.services.locks).
+        table.night.season = night.season
+        rule_set = night.season.rule_set
         scored = score_entry(table, entry, rule_set.rules)
-        last = locked.hands.order_by("-number").values_list("number", flat=True).first()
+        last = table.hands.order_by("-number").values_list("number", flat=True).first()
         number = (last or 0) + 1
         if expected_number is not None and expected_number != number:
-            raise HandConflict(
-                f"Hand {number - 1} was saved by someone else while you were entering this one. "
-                "Check the sheet, then enter the hand again if it is still missing."
-            )
-        hand = Hand(table=table, number=number, rule_set=rule_set, entered_by=user, updated_by=user)
+            raise _moved_on(expected_number, number)
+        hand = Hand(
+            table=table,
+            number=number,
+            rule_set=rule_set,
+            entered_by=user,
+            updated_by=user,
+            client_id=client_id,
+            entered_via=via.link if via else None,
+            awaiting_confirmation=_awaits_confirmation(night, via),
+        )
         apply_result(hand, scored)
         try:
             with transaction.atomic():
                 hand.save()
         except IntegrityError:
             raise HandConflict(
-                f"Hand {number} was saved by someone else at the same moment. Check the sheet."
+                f"Hand {number} was saved by someone else at the same moment. Check the sheet.",
+                next_number=number + 1,
             ) from None
+        hand.resent = False  # type: ignore[attr-defined]
         _write_lines(hand, scored)
-        _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand))
-        publish.after_correction(locked.night, user)
+        _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand), via)
+        publish.after_correction(night, user)
     return hand
 
 
-def update_hand(hand: Hand, entry: HandEntry, user: AbstractBaseUser, version: int) -> Hand:
+def update_hand(
+    hand: Hand,
+    entry: HandEntry,
+    user: AbstractBaseUser | None,
+    version: int,
+    *,
+    via: LinkSource | None = None,
+) -> Hand:
     """Correct a hand; refused if it changed since the form was opened (`version`)."""
     with transaction.atomic():
-        current = (
-            Hand.objects.select_for_update()
-            .select_related("table", "table__night", "table__night__season", "rule_set")
-            .get(pk=hand.pk)
-        )
-        _check_open(current.table.night, user)
+        night = _lock_night(hand.table.night_id)
+        _check_open(night, user)
+        current = _locked_hand(hand, night, "changed")
         if current.version != version:
             raise HandConflict(
-                f"Hand {current.number} was changed by someone else after you opened it. "
-                "Your change was not saved: look at the hand again and redo it."
+                f"Hand {current.number} was changed by someone else after you opened it, so "
+                "your correction was not saved. Their version is beside yours: save yours to "
+                "replace it, or cancel to keep theirs.",
+                current=current,
             )
         before = snapshot(current)
         # A hand keeps the rules it was scored under (DESIGN.md section 4).
         scored = score_entry(current.table, entry, current.rule_set.rules)
         apply_result(current, scored)
         current.updated_by = user
+        current.entered_via = via.link if via else None
+        current.awaiting_confirmation = _awaits_confirmation(current.table.night, via)
         current.version = F("version") + 1
         current.save()
         current.refresh_from_db()
         current.score_lines.all().delete()
         _write_lines(current, scored)
-        _audit(current, user, AuditEvent.Action.UPDATE, before, snapshot(current))
-        publish.after_correction(current.table.night, user)
+        _audit(current, user, AuditEvent.Action.UPDATE, before, snapshot(current), via)
+        publish.after_correction(night, user)
     return current
 
 
-def delete_hand(hand: Hand, user: AbstractBaseUser, version: int | None = None) -> None:
+def delete_hand(
+    hand: Hand,
+    user: AbstractBaseUser | None,
+    version: int | None = None,
+    *,
+    via: LinkSource | None = None,
+) -> None:
     """Delete a hand; the later hands at the table move up one so the numbering has no gap."""
     with transaction.atomic():
-        current = (
-            Hand.objects.select_for_update()
-            .select_related("table", "table__night", "table__night__season")
-            .get(pk=hand.pk)
-        )
-        _check_open(current.table.night, user)
+        night = _lock_night(hand.table.night_id)
+        _check_open(night, user)
+        current = _locked_hand(hand, night, "deleted")
         if version is not None and current.version != version:
             raise HandConflict(
                 f"Hand {current.number} was changed by someone else after you opened it. "
@@ -333,22 +466,34 @@ def delete_hand(hand: Hand, user: AbstractBaseUser, version: int | None = None) 
             )
         before = snapshot(current)
         table, number = current.table, current.number
-        _audit(current, user, AuditEvent.Action.DELETE, before, None)
+        _audit(current, user, AuditEvent.Action.DELETE, before, None, via)
         current.delete()
         # One at a time, lowest first, so the (table, number) constraint never sees a duplicate.
         for later in table.hands.filter(number__gt=number).order_by("number"):
             later.number -= 1
             later.save(update_fields=["number"])
-        publish.after_correction(table.night, user)
+        publish.after_correction(night, user)
 
 
 def close_night(night: Night, user: AbstractBaseUser) -> None:
     from django.utils import timezone
 
     with transaction.atomic():
-        locked = Night.objects.select_for_update().get(pk=night.pk)
+        locked = _lock_night(night.pk)
         if locked.is_closed:
             raise HandConflict("This night is already closed.")
+        waiting = list(
+            Hand.objects.filter(table__night=locked, awaiting_confirmation=True)
+            .order_by("table__round_number", "table__number", "number")
+            .values_list("table__number", "number")
+        )
+        if waiting:
+            which = ", ".join(f"table {t} hand {n}" for t, n in waiting[:10])
+            more = f" and {len(waiting) - 10} more" if len(waiting) > 10 else ""
+            raise HandConflict(
+                f"{len(waiting)} hand(s) still wait for a second player's confirmation "
+                f"({which}{more}). Confirm or correct them on the night page, then close it."
+            )
         locked.status = Night.Status.CLOSED
         locked.closed_at = timezone.now()
         locked.closed_by = user
@@ -365,7 +510,7 @@ def close_night(night: Night, user: AbstractBaseUser) -> None:
 
 def reopen_night(night: Night, user: AbstractBaseUser) -> None:
     with transaction.atomic():
-        locked = Night.objects.select_for_update().get(pk=night.pk)
+        locked = _lock_night(night.pk)
         if not locked.is_closed:
             raise HandConflict("This night is already open.")
         publish.on_reopen(locked, user)  # no longer provisional nor published (issue 11)

@@ -11,7 +11,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Count, Prefetch, Sum
+from django.db.models import Count, Prefetch, Q, Sum
 from django.utils.crypto import get_random_string
 
 import scoring
@@ -31,6 +31,8 @@ from club.models import (
     Tournament,
 )
 from club.models.audit import night_label
+from club.names import name_key, normalise_name
+from club.services.locks import NightGone, lock_night, lock_rule_sets, lock_season
 
 
 class SetupError(Exception):
@@ -69,13 +71,61 @@ def copy_rule_set(rule_set: RuleSet, name: str | None = None) -> RuleSet:
     return create_rule_set(club, name, rule_set.rules, preset=rule_set.preset)
 
 
+def update_rule_set(
+    rule_set: RuleSet, name: str, rules: scoring.RuleSet, user: AbstractBaseUser | None = None
+) -> RuleSet:
+    """Change an unused rule set's name and stakes. Its row is locked first: a hand being scored
+    under it holds the same lock (club.services.locks), so either the change is saved before the
+    hand reads the stakes, or the hand is saved first and the change is refused."""
+    with transaction.atomic():
+        locked = lock_rule_sets([rule_set.pk])[rule_set.pk]
+        if locked.is_used:
+            raise SetupError(
+                f"{locked.name} has scored hands, so it cannot change: copy it to a new rule set."
+            )
+        before = {"name": locked.name, "data": locked.data}
+        locked.name = name
+        locked.data = rules.copy(name=name).to_dict()
+        locked.save(update_fields=["name", "data"])
+        if user is not None and before != {"name": locked.name, "data": locked.data}:
+            AuditEvent.objects.create(
+                club_id=locked.club_id,
+                user=user,
+                action=AuditEvent.Action.UPDATE,
+                subject=f"Rule set {name}"[:120],
+                before=before,
+                after={"name": locked.name, "data": locked.data},
+            )
+    rule_set.name, rule_set.data = locked.name, locked.data
+    return locked
+
+
+MAX_NEW_PLAYERS = 40  # a night's eight tables of five: more in one go is a mistake or an attack
+
+
+def player_named(club: Club, name: str) -> Player | None:
+    """The club's player whose name is this one, ignoring case, invisible characters and the
+    way accents were typed (club.names)."""
+    key = name_key(name)
+    return (
+        club.players.filter(Q(name_key=key) | Q(name_key__isnull=True, name__iexact=name))
+        .order_by("pk")
+        .first()
+    )
+
+
 def add_players(club: Club, names: Iterable[str]) -> list[Player]:
     """Players by name, all or none: new ones are created, and a name that matches (ignoring case)
-    a player marked inactive brings that player back."""
+    a player marked inactive brings that player back. At most MAX_NEW_PLAYERS at a time."""
+    names = [normalise_name(n) for n in names]
+    if len(names) > MAX_NEW_PLAYERS:
+        raise SetupError(f"Add at most {MAX_NEW_PLAYERS} players at a time.")
     with transaction.atomic():
         players = []
         for name in names:
-            player = club.players.filter(name__iexact=name).first()
+            if not name:
+                continue
+            player = player_named(club, name)
             if player is None:
                 player = Player.objects.create(club=club, name=name)
             elif not player.active:
@@ -130,7 +180,11 @@ def _seat_list(players: Sequence[Player], first_dealer: int) -> str:
 
 
 def _locked_open_night(night: Night, doing: str) -> Night:
-    locked = Night.objects.select_for_update().get(pk=night.pk)
+    """The night locked first, as in every write of a night (club.services.locks)."""
+    try:
+        locked = lock_night(night.pk)
+    except NightGone:
+        raise Night.DoesNotExist(str(night)) from None
     if locked.is_closed:
         raise SetupError(f"{locked} is closed: a secretary must reopen it before {doing}.")
     return locked
@@ -374,6 +428,21 @@ def delete_club(club: Club) -> None:
         club.delete()
 
 
+def save_season(form: forms.ModelForm) -> Season:
+    """Save a season form. A season's rule set is fixed once it has scored hands: the season's row
+    is locked first, as a hand being recorded locks it (club.services.locks), so a first hand
+    saved meanwhile is seen here and the change refused, never made after it."""
+    season: Season = form.instance
+    with transaction.atomic():
+        if season.pk is not None and "rule_set" in form.changed_data:
+            lock_season(season.pk)
+            if ScoreLine.objects.filter(season_id=season.pk).exists():
+                raise SetupError(
+                    "This season has scored hands now, so its rule set can no longer change."
+                )
+        return form.save()
+
+
 def change_ladder(form: forms.ModelForm, user: AbstractBaseUser) -> int:
     """Save a season form whose ladder rule set changed, score the season's hands again under it
     and record who did it; returns how many score lines changed."""
@@ -383,11 +452,12 @@ def change_ladder(form: forms.ModelForm, user: AbstractBaseUser) -> int:
     with transaction.atomic():
         # Hands being saved lock the season's row too: they finish before the rescore starts, and
         # those that start after it read the new ladder (services.hands.record_hand).
-        before = (
-            Season.objects.select_for_update(of=("self",))
-            .select_related("standings_rule_set")
-            .get(pk=season.pk)
-        )
+        before = lock_season(season.pk)
+        # The new ladder rule set as it is now, locked: an edit of it waits until the rescore is
+        # done (and is then refused, as the rule set has scored points).
+        ladder_id = season.standings_rule_set_id
+        if ladder_id is not None:
+            season.standings_rule_set = lock_rule_sets([ladder_id])[ladder_id]
         saved = form.save()
         changed = rescore_ladder(saved)
         AuditEvent.objects.create(

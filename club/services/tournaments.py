@@ -35,6 +35,7 @@ from club.models import (
     Tournament,
 )
 from club.services.hands import HandConflict, close_night
+from club.services.locks import NightGone, lock_night
 from club.services.setup import add_players
 from scoring import seating
 from scoring.tournament import Method
@@ -150,7 +151,15 @@ def incomplete_tables(tournament: Tournament) -> list[IncompleteTable]:
 
 
 def _locked(tournament: Tournament) -> Tournament:
-    return Tournament.objects.select_for_update().select_related("night").get(pk=tournament.pk)
+    """The tournament locked after its night, the lock every write of a night takes first
+    (club.services.locks): a round closing and a hand being saved at its tables take turns."""
+    try:
+        night = lock_night(tournament.night_id)
+    except NightGone as gone:
+        raise TournamentError(str(gone)) from None
+    locked = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
+    locked.night = night
+    return locked
 
 
 def _audit(
@@ -475,6 +484,11 @@ def update_settings(
     change once the tournament has finished."""
     with transaction.atomic():
         locked = _locked(tournament)
+        if locked.night.is_closed:
+            raise TournamentError(
+                f"{locked}'s night is closed: a secretary must reopen it before its settings "
+                "change."
+            )
         if rounds != locked.rounds:
             if locked.is_finished:
                 raise TournamentError(f"{locked} has finished: its rounds cannot change.")

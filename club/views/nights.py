@@ -26,6 +26,7 @@ from club.forms.nights import (
 )
 from club.models import Club, Night, Player
 from club.queries.night import TableSummary, audit_trail, club_nights, night_summary, night_tables
+from club.queries.table_links import unconfirmed_hands
 from club.services import setup as services
 from club.services.hands import HandConflict, close_night, reopen_night
 from club.views import ledger as ledger_views
@@ -61,10 +62,11 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
     """Set up a night. Two extra buttons post the form without creating the night: "Add players"
     (adds the new names to the club and offers them in the seats) and "Add a table"."""
     club = access.get_club(request, slug, access.SCORE)
+    may_add = access.may_add_players(request.user, club)
     players = _active_players(club)
     added: list[str] = []
     if request.method != "POST":
-        form = NightForm(club=club)
+        form = NightForm(club=club, may_add_players=may_add)
         tables = TableFormSet(
             initial=[{}] * default_table_count(len(players)),
             players=players,
@@ -73,14 +75,21 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         data = request.POST.copy()
         action = data.get("action", "create")
-        form = NightForm(data, club=club)
+        form = NightForm(data, club=club, may_add_players=may_add)
         form.is_valid()
         names = form.cleaned_data.get("new_players") or []  # absent if the names have an error
-        if names:
+        if names and action == "create":
+            # Players are added by their own button, never as a side effect of a night that may
+            # yet be refused: nothing is written unless the whole night is.
+            form.add_error(
+                "new_players",
+                "Press Add players to add these names to the club and seat them, or clear the box.",
+            )
+        elif names:
             added = [p.name for p in services.add_players(club, names)]
             players = _active_players(club)
             data["new_players"] = ""
-            form = NightForm(data, club=club)
+            form = NightForm(data, club=club, may_add_players=may_add)
         if action == "create" and not added:
             tables = TableFormSet(data, players=players, prefix=TABLES_PREFIX)
             if form.is_valid() and tables.is_valid():
@@ -126,18 +135,21 @@ def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
     night = access.get_night(request, club, night_id)
     can_manage = access.can(request.user, club, access.MANAGE)
     after_the_night = ledger_views.night_context(request, club, night)  # issue 11
+    can_score = access.can(request.user, club, access.SCORE)
     return render(
         request,
         "club/nights/detail.html",
         {
+            # Hands entered through a table's link that wait for a second player.
+            "unconfirmed": unconfirmed_hands(night) if can_score else [],
             "club": club,
             "night": night,
             "summary": night_summary(night),
             "tournament": getattr(night, "tournament", None),
             "trail": audit_trail(night, club) if can_manage else None,
             "can_manage": can_manage,
-            "can_score": access.can(request.user, club, access.SCORE),
             **after_the_night,
+            "can_score": can_score,
         },
     )
 
@@ -165,6 +177,7 @@ def _close_or_reopen(request: HttpRequest, slug: str, night_id: int, closing: bo
             "night": night,
             "closing": closing,
             "summary": night_summary(night) if closing else None,
+            "unconfirmed": unconfirmed_hands(night) if closing else [],
         },
     )
 

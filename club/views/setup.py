@@ -145,9 +145,13 @@ def _season_form(
                 f"set ({changed} score line{'s' if changed != 1 else ''} changed).",
             )
             return redirect("season_list", slug=club.slug)
-        saved = form.save()
-        messages.success(request, f"Season {saved.name} saved.")
-        return redirect("season_list", slug=club.slug)
+        try:
+            saved = services.save_season(form)
+        except services.SetupError as error:
+            form.add_error("rule_set", str(error))
+        else:
+            messages.success(request, f"Season {saved.name} saved.")
+            return redirect("season_list", slug=club.slug)
     return render(
         request, "club/setup/season_form.html", {"club": club, "form": form, "season": season}
     )
@@ -235,9 +239,13 @@ def rule_set_edit(request: HttpRequest, slug: str, rule_set_id: int) -> HttpResp
         for field in form.fields.values():
             field.disabled = True
     if request.method == "POST" and form.is_valid():
-        rule_set.name = form.cleaned_data["name"]
-        rule_set.data = form.cleaned_data["rules"].to_dict()
-        rule_set.save(update_fields=["name", "data"])
+        try:
+            services.update_rule_set(
+                rule_set, form.cleaned_data["name"], form.cleaned_data["rules"], request.user
+            )
+        except services.SetupError as error:
+            messages.error(request, str(error))
+            return redirect("rule_set_edit", slug=club.slug, rule_set_id=rule_set.pk)
         messages.success(request, f"Rule set {rule_set.name} saved.")
         return redirect("rule_set_list", slug=club.slug)
     return render(

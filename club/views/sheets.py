@@ -5,6 +5,8 @@ and rendered by club.pdf.render."""
 
 from __future__ import annotations
 
+from django.core.cache import cache
+from django.db.models import Count, Max
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.urls import path
 from django.utils import timezone
@@ -13,12 +15,13 @@ from django.utils.http import parse_etags, quote_etag
 
 from club import access
 from club.access import club_reader, login_if_hidden
-from club.models import Club
+from club.models import Club, Seat
 from club.pdf import sheets
 from club.pdf.render import file_name, pdf_response, render_pdf, sheet_response
 from club.queries import standings as sq
 from club.services import sheet_cache
 from club.views.standings import standings_for
+from club.views.table_links import table_qr_codes
 
 
 @login_if_hidden
@@ -51,23 +54,42 @@ def night_sheet(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     return response
 
 
+# Blank score cards take a second or more to lay out. A public club's cards are open to anyone,
+# so for visitors who are not signed in each night's cards are made once per `?hands=` (1 to 60,
+# club.pdf.sheets.card_hands) and tables, and served from the cache for ten minutes (issue 14.8).
+ANONYMOUS_CARDS_SECONDS = 600
+
+
 @login_if_hidden
 def score_cards(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     club = access.get_club(request, slug)
     night = access.get_night(request, club, night_id)
+    hands = sheets.card_hands(request.GET.get("hands"))
+    filename = file_name("score-cards", night.date)
+    key = None
+    if not request.user.is_authenticated:
+        # The seats in the key: cards made before the tables changed are not served after.
+        seats = Seat.objects.filter(table__night=night).aggregate(n=Count("id"), last=Max("id"))
+        key = f"score-cards:{night.pk}:{hands}:{seats['n']}:{seats['last']}"
+        pdf = cache.get(key)
+        if pdf is not None:
+            return pdf_response(pdf, filename)
     rule_set = night.season.rule_set
     context = {
         "club": club,
         "night": night,
         "rule_set": rule_set,
         "stakes": sheets.stakes(rule_set.name, rule_set.rules),
-        "cards": sheets.score_cards(night, sheets.card_hands(request.GET.get("hands"))),
+        "cards": sheets.score_cards(night, hands),
+        # Each table's link as a QR code, when a secretary prints the cards of an open night.
+        "qr_codes": table_qr_codes(request, club, night),
         "sheet_title": f"Score cards · {night}",
         "printed_at": timezone.localtime(),
     }
-    return sheet_response(
-        "club/pdf/score_cards.html", context, file_name("score-cards", night.date), request
-    )
+    pdf = render_pdf("club/pdf/score_cards.html", context, request)
+    if key is not None:
+        cache.set(key, pdf, ANONYMOUS_CARDS_SECONDS)
+    return pdf_response(pdf, filename)
 
 
 @club_reader

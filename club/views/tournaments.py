@@ -32,6 +32,7 @@ from club.pdf.sheets import ScoreCard, card_rows, stakes
 from club.queries import leaderboard as lq
 from club.queries.night import TableSummary
 from club.services import tournaments as services
+from club.views.table_links import table_qr_codes
 
 PAGES = "club/tournaments"
 BOARD = f"{PAGES}/leaderboard.html#board"
@@ -72,6 +73,12 @@ def _context(request: HttpRequest, club: Club, tournament: Tournament, **extra: 
         "rule_set": tournament.night.season.rule_set,
         "can_direct": access.can(user, club, access.SCORE),
         "can_read_club": access.can(user, club, access.READ),
+        # A finished event's settings are the secretary's (tournament_settings).
+        "can_change_settings": access.can(
+            user,
+            club,
+            access.MANAGE if tournament.is_finished or tournament.night.is_closed else access.SCORE,
+        ),
         **extra,
     }
 
@@ -110,7 +117,10 @@ def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
     club = access.get_club(request, slug, access.SCORE)
     players = _active_players(club)
     form = TournamentForm(
-        request.POST if request.method == "POST" else None, club=club, players=players
+        request.POST if request.method == "POST" else None,
+        club=club,
+        players=players,
+        may_add_players=access.may_add_players(request.user, club),
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -159,6 +169,10 @@ def tournament_detail(request: HttpRequest, slug: str, tournament_id: int) -> Ht
 @login_if_hidden
 def tournament_settings(request: HttpRequest, slug: str, tournament_id: int) -> HttpResponse:
     club, tournament = _tournament(request, slug, tournament_id, access.SCORE)
+    if tournament.is_finished or tournament.night.is_closed:
+        # A finished event's results are final: only a secretary may change how they are
+        # scored or shown, and only after reopening its night (the service checks that).
+        access.require(request, club, access.MANAGE)
     form = SettingsForm(request.POST if request.method == "POST" else None, tournament=tournament)
     error = ""
     if request.method == "POST" and form.is_valid():
@@ -190,7 +204,11 @@ def tournament_entries(request: HttpRequest, slug: str, tournament_id: int) -> H
     entries = list(tournament.entries.select_related("player").order_by(Lower("player__name")))
     entered = {e.player_id for e in entries}
     available = [p for p in _active_players(club) if p.pk not in entered]
-    form = EntriesForm(request.POST if request.method == "POST" else None, players=available)
+    form = EntriesForm(
+        request.POST if request.method == "POST" else None,
+        players=available,
+        may_add_players=access.may_add_players(request.user, club),
+    )
     error = ""
     if request.method == "POST" and form.is_valid():
         try:
@@ -401,6 +419,8 @@ def tournament_cards_pdf(request: HttpRequest, slug: str, tournament_id: int) ->
         f"Table cards · {tournament} · round {round_number}",
         round_number=round_number,
         cards=cards,
+        # Each table's link as a QR code, for a secretary, while the night takes hands.
+        qr_codes=table_qr_codes(request, club, tournament.night),
     )
     name = file_name("table-cards", tournament.name, f"round {round_number}")
     return sheet_response("club/pdf/tournament_cards.html", context, name, request)

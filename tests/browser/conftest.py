@@ -42,3 +42,12 @@ def logged_in(page, live_server, secretary):
     page.click("button[type=submit]")
     page.wait_for_load_state()
     return page
+
+
+@pytest.fixture
+def axe():
+    """`axe(page)` fails the test when axe-core finds a violation on the page as it stands
+    (the same as `a11y.assert_no_axe_violations`)."""
+    from a11y import assert_no_axe_violations
+
+    return assert_no_axe_violations

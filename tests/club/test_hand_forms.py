@@ -52,15 +52,36 @@ def test_a_table_of_three_offers_no_prop_and_cop_and_no_partner(season, players)
     assert not form.is_valid() and "Prop & Cop is not played" in form.errors["contract"][0]
 
 
-def test_a_partner_is_required_for_prop_and_cop_and_ignored_otherwise(table4, players):
+def test_a_partner_is_required_for_prop_and_cop_and_refused_otherwise(table4, players):
     ann, bob, cat, dan = players[:4]
     form = new_hand_form(table4, data(ann, "prop_cop", declarer=bob, tricks=8))
     assert not form.is_valid() and form.errors["partner"] == [
         "Prop & Cop needs a partner: choose the player who accepted."
     ]
+    # Issue 14.8: a partner sent with a solo was silently dropped; the scorer may have meant
+    # Prop & Cop, so it is refused, and the partner field stays in view to be cleared.
     form = new_hand_form(table4, data(ann, "solo", declarer=bob, partner=cat, tricks=5))
+    assert not form.is_valid() and form.entry is None
+    assert form.errors["partner"] == [
+        "Only Prop & Cop has a partner: clear the partner for a Solo, or choose Prop & Cop."
+    ]
+    partner = next(slot for slot in form.layout() if slot.field.name == "partner")
+    assert not partner.hidden and "disabled" not in str(partner.field)
+    form = new_hand_form(table4, data(ann, "solo", declarer=bob, tricks=5))
     assert form.is_valid(), form.errors
     assert form.entry.partner is None and form.scored.amount(bob) == 18
+    # The hidden partner select of a solo is disabled, so a browser does not post it.
+    partner = next(slot for slot in form.layout() if slot.field.name == "partner")
+    assert partner.hidden and "disabled" in str(partner.field)
+
+
+def test_expected_number_is_required(table4, players):
+    ann, bob = players[:2]
+    posted = data(ann, "solo", declarer=bob, tricks=5)
+    del posted["expected_number"]
+    form = new_hand_form(table4, posted)
+    assert not form.is_valid()
+    assert "reload the page" in form.errors["expected_number"][0]
 
 
 @pytest.mark.parametrize(("tricks", "ok"), [(0, True), (13, True), (14, False), (-1, False)])

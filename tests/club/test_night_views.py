@@ -235,6 +235,7 @@ def test_only_the_clubs_active_players_can_be_seated(scorer_client, season, play
 def test_add_players_on_the_fly_keeps_the_tables_and_offers_them(
     scorer_client, season, players, club
 ):
+    Club.objects.filter(pk=club.pk).update(scorers_add_players=True)  # else a secretary's job
     ann, bob, cat = players[:3]
     data = table_data(
         [ann, bob, cat], season=season, new_players="Zed Z,\nYan  Y, zed z", action="add_players"
@@ -257,7 +258,8 @@ def test_add_players_on_the_fly_keeps_the_tables_and_offers_them(
     assert [s.player.name for s in night.tables.get().seats.all()] == ["Ann", "Bob", "Cat", "Zed Z"]
 
 
-def test_new_players_already_in_the_club_are_an_error(scorer_client, season, players):
+def test_new_players_already_in_the_club_are_an_error(scorer_client, season, players, club):
+    Club.objects.filter(pk=club.pk).update(scorers_add_players=True)
     data = table_data(players[:4], season=season, new_players="ann, Newcomer")
     response = scorer_client.post(u("night_create"), data)
     assert response.context["form"].errors["new_players"] == [
@@ -267,7 +269,8 @@ def test_new_players_already_in_the_club_are_an_error(scorer_client, season, pla
     assert not Night.objects.exists()
 
 
-def test_an_inactive_player_named_as_new_is_brought_back(scorer_client, season, players):
+def test_an_inactive_player_named_as_new_is_brought_back(scorer_client, season, players, club):
+    Club.objects.filter(pk=club.pk).update(scorers_add_players=True)
     Player.objects.filter(name="Ivy").update(active=False)
     response = scorer_client.get(u("night_create"))
     assert ">Ivy</option>" not in response.content.decode()

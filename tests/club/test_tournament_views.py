@@ -21,7 +21,7 @@ from tournament_kit import (
     tables_of,
 )
 
-from club.models import AuditEvent, Entry, Table, Tournament
+from club.models import AuditEvent, Club, Entry, Table, Tournament
 from club.services import tournaments as services
 from scoring import seating
 
@@ -52,6 +52,7 @@ def running(season, ten, secretary):
 
 
 def test_the_form_sets_up_a_tournament_with_its_players(client, club, season, players, scorer):
+    Club.objects.filter(pk=club.pk).update(scorers_add_players=True)  # new names below
     client.force_login(scorer)
     page = client.get(reverse("tournament_create", args=[club.slug]))
     assert page.status_code == 200 and "Hoyle sixpences" in text(page)  # the season's rule set

@@ -134,7 +134,6 @@ def test_rank_by_any_rows_best_first_and_stable() -> None:
         pytest.param([5, -3, 10, 2], 2, 15, id="best-2"),
         pytest.param([5, -3, 10, 2], None, 14, id="all-nights"),
         pytest.param([5, -3, 10, 2], 10, 14, id="fewer-nights-than-best"),
-        pytest.param([5, -3, 10, 2], 0, 0, id="best-0"),
         pytest.param([-5, -3, -10], 2, -8, id="all-losing"),
         pytest.param([], 3, 0, id="no-nights"),
         pytest.param(iter([4, 1]), 1, 4, id="any-iterable"),
@@ -142,6 +141,13 @@ def test_rank_by_any_rows_best_first_and_stable() -> None:
 )
 def test_best_nights_total(nets, best, total) -> None:
     assert best_nights_total(nets, best) == total
+
+
+@pytest.mark.parametrize("best", [0, -1])
+def test_best_nights_below_one_is_refused(best) -> None:
+    """Issue 14.8: "best 0 nights" counted nothing and ranked everyone first."""
+    with pytest.raises(ValueError, match="at least 1"):
+        best_nights_total([5, -3], best)
 
 
 def test_module_is_exposed_on_the_package() -> None:

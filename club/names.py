@@ -1,0 +1,36 @@
+"""People's names as typed at the venue, made safe to compare (issue 14.7).
+
+A name is stored normalised: Unicode NFC (so "Zoë" typed with a combining diaeresis is the same
+four letters as the precomposed one), without invisible characters (zero-width spaces and joiners,
+the byte-order mark, soft hyphens) or bidirectional controls (right-to-left overrides and
+isolates, which can make one name display as another), and with runs of any kind of space made
+one plain space. Two names are the same player's when their keys are equal: the normalised name
+case-folded ("ANN BAXTER", "Ann Baxter" and "Ann\u200b Baxter" share one key).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+# Format characters (category Cf) are the invisible ones: zero-width space, joiners, word joiner,
+# the bidi marks, embeddings, overrides and isolates, soft hyphen, BOM. Control characters (Cc)
+# never belong in a name either.
+_DROPPED = {"Cf", "Cc"}
+
+
+def normalise_name(name: str) -> str:
+    """The name as stored: NFC, no invisible or bidi control characters, single spaces."""
+    name = unicodedata.normalize("NFC", name or "")
+    kept = []
+    for char in name:
+        category = unicodedata.category(char)
+        if char in "\t\n\r" or category.startswith("Z"):
+            kept.append(" ")  # any space, tab or line break separates words
+        elif category not in _DROPPED:
+            kept.append(char)
+    return " ".join("".join(kept).split())
+
+
+def name_key(name: str) -> str:
+    """What two names must share to be the same player's: normalised, then case-folded."""
+    return unicodedata.normalize("NFC", normalise_name(name).casefold())

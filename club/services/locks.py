@@ -1,0 +1,72 @@
+"""The row locks every write takes, always in the same order, so that two changes made at the same
+moment take turns instead of interleaving (a hand landing in a night being closed) or deadlocking
+(two hands deleted at one table).
+
+The order, from the outside in:
+
+1. the night (`lock_night`): every write of a night's tables, hands, settings or status takes it
+   first: recording, correcting and deleting hands, closing and reopening, changing tables,
+   deleting the night, and every tournament change;
+2. the night's season (taken by `lock_night` too): a new ladder rule set
+   (services.setup.change_ladder) rescores the season under this lock, so a hand is either
+   rescored with the others or scored under the new ladder, never missed;
+3. the rule sets a hand is scored under (`lock_rule_sets`), in id order: editing a rule set takes
+   the same lock, so it is frozen before its first hand is scored, never after;
+4. then tables, hands and entries.
+
+On SQLite `select_for_update` does nothing: the database lets one writer in at a time, and
+`lock_night` takes that write lock at once, which gives the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import connection
+from django.db.models import F, QuerySet
+
+from club.models import Night, RuleSet, Season
+
+
+class NightGone(Exception):
+    """The night was deleted by someone else meanwhile."""
+
+
+def lock_night(night_id: int) -> Night:
+    """Lock the night's row, then its season's, then the season's rule sets', and return the night
+    as it is now, with its season and rule sets, inside the caller's transaction."""
+    _sqlite_write_lock(Night.objects.filter(pk=night_id), "status")
+    try:
+        night = Night.objects.select_for_update().get(pk=night_id)
+    except Night.DoesNotExist:
+        raise NightGone("This night was deleted by someone else meanwhile.") from None
+    season = lock_season(night.season_id)
+    rule_sets = lock_rule_sets([season.rule_set_id, season.standings_rule_set_id])
+    season.rule_set = rule_sets[season.rule_set_id]
+    if season.standings_rule_set_id is not None:
+        season.standings_rule_set = rule_sets[season.standings_rule_set_id]
+    night.season = season
+    return night
+
+
+def lock_season(season_id: int) -> Season:
+    """Lock a season's row (after its nights', when a night's write takes it) and return it as it
+    is now: a season's rule set change or ladder rescore takes it first."""
+    _sqlite_write_lock(Season.objects.filter(pk=season_id), "name")
+    return Season.objects.select_for_update().get(pk=season_id)
+
+
+def lock_rule_sets(ids: Iterable[int | None]) -> dict[int, RuleSet]:
+    """Lock these rule sets' rows in id order and return them as they are now."""
+    wanted = sorted({pk for pk in ids if pk is not None})
+    _sqlite_write_lock(RuleSet.objects.filter(pk__in=wanted), "name")
+    locked = RuleSet.objects.select_for_update().filter(pk__in=wanted).order_by("pk")
+    return {rule_set.pk: rule_set for rule_set in locked}
+
+
+def _sqlite_write_lock(rows: QuerySet, field: str) -> None:
+    """SQLite has no row locks: take its one write lock now, with an update that changes nothing,
+    as the transaction's first statement, so that a second writer queues here (the busy timeout)
+    instead of failing with "database is locked" when it first writes after reading."""
+    if connection.vendor == "sqlite":
+        rows.update(**{field: F(field)})
