@@ -72,7 +72,7 @@ MIDDLEWARE = [
 
 AUTHENTICATION_BACKENDS = [
     # First, so that a locked-out user or address is refused before the password is checked.
-    "axes.backends.AxesStandaloneBackend",
+    "club.auth.LockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 

@@ -154,6 +154,8 @@ class StandingsTable(tables.Table):
             result.append((_row_class(record, self), mark_safe("".join(cells))))
         return result
 
+    spoken_averages = False  # value_average: the full figure (CSV) or pence as on the page
+
     def _points(self) -> bool:
         return self.ladder.uses_points
 
@@ -181,8 +183,11 @@ class StandingsTable(tables.Table):
         return format_average(self.club, record.average, points=self._points())
 
     def value_average(self, record: Row) -> str:
-        """The CSV keeps the full figure, not the rounded pence of the page."""
-        return format_average(self.club, record.average, points=self._points(), exact=True)
+        """The CSV keeps the full figure, not the rounded pence of the page (the printed sheet,
+        for people, sets spoken_averages)."""
+        return format_average(
+            self.club, record.average, points=self._points(), exact=not self.spoken_averages
+        )
 
     def render_last_night(self, record: Row) -> SafeString | str:
         return "" if record.last_night is None else self._amount(record.last_night)

@@ -5,6 +5,7 @@ from club.views import (
     accounts,
     audit,
     clubs,
+    grades,
     hands,
     interchange,
     ledger,
@@ -33,11 +34,12 @@ club_patterns = (
     + players.urlpatterns
     + sheets.urlpatterns  # printable sheets (PDF), club/views/sheets.py
     + tournaments.urlpatterns
-    + ledger.urlpatterns  # after the night: publishing, money owed (issue 11)
-    + members.urlpatterns  # members' own view, claiming a record, unsubscribing (issue 11)
     + interchange.urlpatterns  # the club data file, club/views/interchange.py
     + table_links.club_urlpatterns  # tables' links and QR codes, club/views/table_links.py
     + live.urlpatterns  # the live night board, club/views/live.py
+    + grades.urlpatterns  # grade settings, club/views/grades.py
+    + ledger.urlpatterns  # after the night: publishing, money owed (issue 11)
+    + members.urlpatterns  # members' own view, claiming a record, unsubscribing (issue 11)
 )
 
 urlpatterns = [

@@ -56,9 +56,9 @@ class ClubSettingsForm(forms.ModelForm):
             "minor_units",
             "points_label",
             "is_public",
+            "confirm_table_hands",
             "correction_minutes",
             "players_may_claim",
-            "confirm_table_hands",
             "projector_embed_origins",
             "scorers_add_players",
         ]
@@ -68,9 +68,9 @@ class ClubSettingsForm(forms.ModelForm):
             "currency_symbol": "Currency symbol",
             "points_label": "Points label",
             "is_public": "Public: anyone may read nights, players and standings",
+            "confirm_table_hands": "A second player confirms each hand entered by a table's link",
             "correction_minutes": "Correction window (minutes)",
             "players_may_claim": "Players may claim their own record by email",
-            "confirm_table_hands": "A second player confirms each hand entered by a table's link",
             "projector_embed_origins": "Sites that may embed the projector page",
             "scorers_add_players": "Table scorers may add new players",
         }
@@ -79,11 +79,11 @@ class ClubSettingsForm(forms.ModelForm):
             "currency_symbol": "£, $, € ... (for money)",
             "points_label": 'Shown after points, e.g. "pts" (for points)',
             "is_public": "",
+            "confirm_table_hands": "Unconfirmed hands count in the totals, marked as unconfirmed; "
+            "the night cannot be closed until a player or a secretary confirms them.",
             "correction_minutes": "A closed night stays provisional this long, while the secretary "
             "may still correct it; then it is published and players are emailed. 0: at once.",
             "players_may_claim": "They get a one-time link at the address the club has for them.",
-            "confirm_table_hands": "Unconfirmed hands count in the totals, marked as unconfirmed; "
-            "the night cannot be closed until a player or a secretary confirms them.",
         }
         widgets = {"unit_kind": forms.RadioSelect}
 

@@ -49,6 +49,7 @@ from club.models import (
     Table,
 )
 from club.models.tournaments import Entry, Tournament
+from club.services import grades
 from club.services.hands import HandEntry, apply_result, score_entry, score_lines_for
 
 UNIT_SETTINGS: dict[str, dict[str, Any]] = {
@@ -160,6 +161,8 @@ def import_document(
             club, summary = writer.run()
             if dry_run:
                 raise _Preview(summary)
+            # The imported nights may come before the club's own: rate everything again.
+            grades.rebuild(club)
     except _Preview as preview:
         return None, preview.summary
     analyze()

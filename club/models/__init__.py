@@ -1,5 +1,6 @@
 from club.models.audit import AuditEvent
 from club.models.clubs import Club, Membership, Player, Role
+from club.models.grades import Grade, GradeLine, GradeNight, GradeOptOut, GradeSettings
 from club.models.hands import Hand, ScoreLine
 from club.models.ledger import Debt, Delivery, Netting, PlayerClaim, Publication, Settlement
 from club.models.nights import Night, Seat, Table
@@ -16,6 +17,11 @@ __all__ = [
     "Debt",
     "Delivery",
     "Entry",
+    "Grade",
+    "GradeLine",
+    "GradeNight",
+    "GradeOptOut",
+    "GradeSettings",
     "Hand",
     "Membership",
     "Netting",

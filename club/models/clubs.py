@@ -38,6 +38,11 @@ class Club(models.Model):
     is_public = models.BooleanField(
         default=False, help_text="Anyone may read nights and standings without logging in."
     )
+    confirm_table_hands = models.BooleanField(
+        default=False,
+        help_text="A hand entered through a table's link waits until a second player at the "
+        "table confirms it.",
+    )
     # After the last hand (issue 11): a closed night stays provisional this long, while the
     # secretary may still correct hands; then it is published and every player is emailed.
     correction_minutes = models.PositiveSmallIntegerField(
@@ -47,11 +52,6 @@ class Club(models.Model):
     players_may_claim = models.BooleanField(
         default=False,
         help_text="Players may claim their own record by email, with a one-time link.",
-    )
-    confirm_table_hands = models.BooleanField(
-        default=False,
-        help_text="A hand entered through a table's link waits until a second player at the "
-        "table confirms it.",
     )
     # Every page refuses to be framed by another site; a club that shows its tournament
     # leaderboard inside its own web site names that site here.
@@ -142,12 +142,12 @@ class Player(models.Model):
             models.UniqueConstraint(
                 Lower("name"), "club", name="player_name_unique_in_club_ignoring_case"
             ),
+            models.UniqueConstraint(fields=["club", "name_key"], name="player_name_key_unique"),
             models.UniqueConstraint(
                 fields=["club", "user"],
                 condition=models.Q(user__isnull=False),
                 name="player_one_record_per_user_in_club",
             ),
-            models.UniqueConstraint(fields=["club", "name_key"], name="player_name_key_unique"),
         ]
 
     def __str__(self) -> str:

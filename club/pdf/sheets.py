@@ -241,8 +241,10 @@ def open_nights(season: Season, date_from: dt.date | None, date_to: dt.date | No
 
 
 def standings_sheet(club: Club, ladder: Ladder) -> StandingsSheet:
-    """The standings page's table (every row, in ladder order, the CSV's text) and its chart."""
+    """The standings page's table (every row, in ladder order, the CSV's text but the averages
+    as the page says them, "+1.7p") and its chart."""
     table = StandingsTable(ladder, club)
+    table.spoken_averages = True
     values = table.as_values()
     header = [_text(v) for v in next(values)]
     lines = [

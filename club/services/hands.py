@@ -13,7 +13,7 @@ from django.db.models import F
 
 import scoring
 from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table, TableLink
-from club.services import publish
+from club.services import grades, publish
 from club.services.ladder import ladder_amounts
 from club.services.locks import NightGone, lock_night
 
@@ -405,6 +405,7 @@ def record_hand(
             ) from None
         hand.resent = False  # type: ignore[attr-defined]
         _write_lines(hand, scored)
+        grades.hand_saved(hand)
         _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand), via)
         publish.after_correction(night, user)
     return hand
@@ -442,8 +443,9 @@ def update_hand(
         current.refresh_from_db()
         current.score_lines.all().delete()
         _write_lines(current, scored)
+        grades.hand_saved(current)
         _audit(current, user, AuditEvent.Action.UPDATE, before, snapshot(current), via)
-        publish.after_correction(night, user)
+        publish.after_correction(current.table.night, user)
     return current
 
 
@@ -467,6 +469,7 @@ def delete_hand(
         before = snapshot(current)
         table, number = current.table, current.number
         _audit(current, user, AuditEvent.Action.DELETE, before, None, via)
+        grades.hand_deleting(current)
         current.delete()
         # One at a time, lowest first, so the (table, number) constraint never sees a duplicate.
         for later in table.hands.filter(number__gt=number).order_by("number"):

@@ -32,6 +32,7 @@ from club.models import (
 )
 from club.models.audit import night_label
 from club.names import name_key, normalise_name
+from club.services import grades
 from club.services.locks import NightGone, lock_night, lock_rule_sets, lock_season
 
 
@@ -351,6 +352,7 @@ def delete_night(night: Night, user: AbstractBaseUser | None = None) -> NightCon
             .annotate(net=Sum("amount"))
             .order_by("player__name")
         }
+        grades.night_deleting(locked)
         ScoreLine.objects.filter(night=locked).delete()
         Hand.objects.filter(table__night=locked).delete()
         locked.delete()

@@ -48,6 +48,16 @@ CORRECTION_MESSAGE = (
 )
 
 
+def _locked(request: HttpRequest, route: TableRoute, night: Night) -> bool:
+    """No changes at this night for this person: closed, unless a secretary (signed in, not a
+    table's link) is correcting it in its correction window (issue 11)."""
+    return night.is_closed and not (
+        night.is_provisional
+        and route.via is None
+        and access.can(request.user, route.club, access.MANAGE)
+    )
+
+
 # --- how the person reached the table ----------------------------------------------------------
 
 # The club's URL names for the table page's actions (the table's link has its own, "link_...").
@@ -74,16 +84,6 @@ class TableRoute:
     via: hand_service.LinkSource | None = None
     token: str = ""  # the table link's token, for its URLs
     page: str = PAGE
-
-    def locked(self, night: Night) -> bool:
-        """No changes at this night from here: closed, unless a secretary (not a table link) is
-        correcting it in its correction window (issue 11)."""
-        return night.is_closed and not (
-            self.via is None
-            and night.is_provisional
-            and self.user is not None
-            and access.can(self.user, self.club, access.MANAGE)
-        )
 
     def url(self, action: str, hand_id: int | None = None) -> str:
         """The URL of one of the table page's actions ("edit" and "delete" name a hand)."""
@@ -170,11 +170,15 @@ def _context(request: HttpRequest, route: TableRoute, **extra: Any) -> dict[str,
         "night": night,
         "rule_set": night.season.rule_set,
         "can_score": can_score,
-        "can_change": can_score and not route.locked(night),
+        "can_change": can_score and not _locked(request, route, night),
         # A hand waiting for a second player: anyone at the table's link, or a secretary.
         "can_confirm": route.via is not None or access.can(request.user, club, access.MANAGE),
         "closed_message": (
-            CLOSED_MESSAGE if route.locked(night) else CORRECTION_MESSAGE if night.is_closed else ""
+            CLOSED_MESSAGE
+            if _locked(request, route, night)
+            else CORRECTION_MESSAGE
+            if night.is_closed
+            else ""
         ),
         "mode": "new",
         "show_errors": True,
@@ -219,7 +223,7 @@ def _new_form(table: Table) -> HandForm:
 def _page(request: HttpRequest, route: TableRoute, status: int = 200, **extra: Any) -> HttpResponse:
     """The whole table page (also the answer to a POST made without htmx that went wrong)."""
     table = route.table
-    can_change = route.can_score and not route.locked(table.night)
+    can_change = route.can_score and not _locked(request, route, table.night)
     if can_change and "form" not in extra:
         extra["form"] = _new_form(table)
     context = _context(request, route, **extra)
@@ -238,7 +242,7 @@ def _entry_and_sheet(
 ) -> HttpResponse:
     """After a change: a fresh form for the next hand, and the sheet swapped out of band."""
     table = route.table
-    if not route.locked(table.night):
+    if not _locked(request, route, table.night):
         extra.setdefault("form", _new_form(table))
     context = _context(request, route, **extra)
     context["sheet"] = table_sheet(table)
@@ -345,7 +349,7 @@ def show_form(request: HttpRequest, route: TableRoute) -> HttpResponse:
     table = route.table
     if not request.htmx and request.method == "GET":
         return redirect(route.url("table"))
-    if route.locked(table.night):
+    if _locked(request, route, table.night):
         return _entry(request, route)
     hand = _hand_in_table(request, table)
     data = request.POST if request.method == "POST" else None
@@ -366,7 +370,9 @@ def show_preview(request: HttpRequest, route: TableRoute) -> HttpResponse:
 
 def do_create(request: HttpRequest, route: TableRoute) -> HttpResponse:
     table = route.table
-    if route.locked(table.night) and not _already_saved(table, request.POST.get("client_id", "")):
+    if _locked(request, route, table.night) and not _already_saved(
+        table, request.POST.get("client_id", "")
+    ):
         return _outcome_headers(_closed(request, route), "closed")
     form = new_hand_form(table, request.POST)
     if not form.is_valid() or form.entry is None:
@@ -392,7 +398,7 @@ def do_create(request: HttpRequest, route: TableRoute) -> HttpResponse:
         table.night.refresh_from_db()
         extra: dict[str, Any] = {"conflict": str(conflict)}
         outcome = "closed"
-        if conflict.next_number is not None and not route.locked(table.night):
+        if conflict.next_number is not None and not _locked(request, route, table.night):
             moved = moved_on_form(table, request.POST)
             moved.is_valid()  # the errors show whether it can be saved as the next hand as is
             extra.update(form=moved, moved_on=True)
@@ -437,7 +443,7 @@ def _outcome_headers(response: HttpResponse, outcome: str) -> HttpResponse:
 
 def do_edit(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse:
     table = route.table
-    if route.locked(table.night):
+    if _locked(request, route, table.night):
         return _closed(request, route)
     if request.method == "GET":
         form = edit_hand_form(hand)
@@ -455,7 +461,7 @@ def do_edit(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse
         return _refused(request, route, gone)
     except hand_service.HandConflict as conflict:
         table.night.refresh_from_db()
-        if route.locked(table.night):
+        if _locked(request, route, table.night):
             return _closed(request, route)
         current = conflict.current
         if current is None:
@@ -479,7 +485,7 @@ def do_edit(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse
 def do_delete(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse:
     """GET asks to confirm; POST deletes, and the later hands move up one."""
     table = route.table
-    if route.locked(table.night):
+    if _locked(request, route, table.night):
         return _closed(request, route)
     if request.method == "GET":
         form = DeleteHandForm(initial={"version": hand.version})
@@ -495,7 +501,7 @@ def do_delete(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpRespon
         return _refused(request, route, gone)
     except hand_service.HandConflict as conflict:
         table.night.refresh_from_db()
-        if route.locked(table.night):
+        if _locked(request, route, table.night):
             return _closed(request, route)
         return _delete_page(request, route, hand, form, status=409, conflict=str(conflict))
     return _done(request, route, f"Hand {hand.number} deleted; the later hands moved up.")

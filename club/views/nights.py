@@ -134,8 +134,8 @@ def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
     club = access.get_club(request, slug)
     night = access.get_night(request, club, night_id)
     can_manage = access.can(request.user, club, access.MANAGE)
-    after_the_night = ledger_views.night_context(request, club, night)  # issue 11
     can_score = access.can(request.user, club, access.SCORE)
+    after_the_night = ledger_views.night_context(request, club, night)  # issue 11
     return render(
         request,
         "club/nights/detail.html",
@@ -148,8 +148,8 @@ def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
             "tournament": getattr(night, "tournament", None),
             "trail": audit_trail(night, club) if can_manage else None,
             "can_manage": can_manage,
-            **after_the_night,
             "can_score": can_score,
+            **after_the_night,
         },
     )
 

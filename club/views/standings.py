@@ -23,6 +23,7 @@ from club import access, charts, csv_safety
 from club.models import Club, Season
 from club.queries import standings as q
 from club.tables import PER_PAGE, StandingsTable, format_average, format_measure
+from club.views import grades as grade_views
 
 CHART_PLAYERS = 8  # the leaders drawn on the season chart
 
@@ -130,7 +131,7 @@ def standings(request: HttpRequest, club: Club) -> HttpResponse:
     context: dict[str, Any] = {"club": club, "page": page, "season": page.season}
     ladder = page.ladder
     if ladder is not None:
-        table = StandingsTable(ladder, club)
+        table = StandingsTable(ladder, club, **grade_views.standings_columns(request, club, ladder))
         RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
         shown = [bound.record for bound in table.page.object_list]
         leaders = ladder.rows[:CHART_PLAYERS]

@@ -32,6 +32,26 @@ def browser_type_launch_args(browser_type_launch_args):
     }
 
 
+CSP_WORDS = "Content Security Policy"
+
+
+@pytest.fixture
+def page(page):
+    """Every browser test fails if Chromium refuses anything under the Content Security Policy
+    (it says so on the console: "Refused to apply inline style because it violates the
+    following Content Security Policy directive ..."). The list is `page.csp_violations`."""
+    violations: list[str] = []
+    page.on("console", lambda message: _note_violation(violations, message.text))
+    page.csp_violations = violations
+    yield page
+    assert violations == [], f"Content Security Policy violations: {violations}"
+
+
+def _note_violation(violations: list[str], text: str) -> None:
+    if CSP_WORDS in text:
+        violations.append(text)
+
+
 @pytest.fixture
 def logged_in(page, live_server, secretary):
     """A page logged in as the club's secretary."""

@@ -103,7 +103,7 @@ def page(client, club, **params):
     response = client.get(url, params)
     assert response.status_code == 200
     rows, classes = table_text(response.content, "standings")
-    assert rows[0][:6] == COLUMNS[:6] and rows[0][-2:] == COLUMNS[-2:]
+    assert rows[0][:6] == COLUMNS[:6] and rows[0][-3:] == [COLUMNS[-2], "Grade", COLUMNS[-1]]
     return response, rows[1:], classes[1:]
 
 
@@ -302,11 +302,12 @@ def test_csv_is_what_the_table_shows(client, season, players, secretary):
     assert exported.status_code == 200 and exported["Content-Type"].startswith("text/csv")
     assert "attachment" in exported["Content-Disposition"]
     lines = list(csv.reader(io.StringIO(exported.content.decode())))
-    assert lines[0] == headers[0][:-1]  # every column but the picture
+    assert headers[0][-2:] == ["Grade", "Trend"]
+    assert lines[0] == headers[0][:-2]  # every column but the grade and the picture
     average = headers[0].index("Per hand")
     expected = []
     for row in rows:
-        line = ["'=" if cell == "=" else cell for cell in row[:-1]]
+        line = ["'=" if cell == "=" else cell for cell in row[:-2]]
         pence = Fraction(int(row[average][:-1].replace(".", "")), 10 if "." in row[average] else 1)
         line[average] = lines[1 + len(expected)][average]
         csv_pence = Fraction(line[average].replace("£", "")) * 100
@@ -413,7 +414,8 @@ def test_standings_queries_do_not_grow_with_the_season(
     many_nights(season, players, secretary, nights)
     client.force_login(secretary)
     url = reverse("standings", args=[season.club.slug])
-    with django_assert_max_num_queries(10):
+    # 10, and 4 for the grade column (settings, opt-outs, grades, their course).
+    with django_assert_max_num_queries(14):
         assert client.get(url).status_code == 200
     with django_assert_max_num_queries(9):
         assert client.get(reverse("standings_csv", args=[season.club.slug])).status_code == 200
@@ -437,7 +439,7 @@ def test_sparklines_and_chart_show_cumulative_totals(client, season, players, se
         assert row[1:] == [money(season.club, v) for v in running[row[0]]]
     # Each row's trend line is labelled with where the player ends.
     for row in rows:
-        assert row[10].startswith(f"{row[1]}: {money(season.club, running[row[1]][-1])} over 3")
+        assert row[-1].startswith(f"{row[1]}: {money(season.club, running[row[1]][-1])} over 3")
 
 
 def test_a_long_range_draws_its_last_nights_from_the_total_before_them(

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('club', '0008_races_names_and_rights'),
+        ('club', '0009_grades'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
