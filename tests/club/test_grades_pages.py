@@ -296,7 +296,7 @@ def test_page_queries_do_not_grow_with_grades(
         play(night, secretary, bob, "prop_cop", 8, partner=ann)
     GradeOptOut.objects.create(player=dan)
     client.force_login(secretary)
-    with django_assert_max_num_queries(23):  # the page's 15, the grade's 6, head to head 2
+    with django_assert_max_num_queries(24):  # the page's 16 (with money owed), grade 6, vs 2
         response = client.get(player_url(season.club, ann, season=season.pk, vs=bob.pk))
         assert "at the same table in" in response.content.decode()
     with django_assert_max_num_queries(14):
