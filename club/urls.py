@@ -57,4 +57,5 @@ urlpatterns = [
     path("c/<slug:slug>/", include(club_patterns)),
     # A table's link, opened on a phone at the table with no login: /t/<token>/.
     *table_links.urlpatterns,
+    *ledger.link_urlpatterns,  # the payee marks payments paid at the table (issue 11)
 ]

@@ -185,6 +185,11 @@ def _context(request: HttpRequest, route: TableRoute, **extra: Any) -> dict[str,
         # At a tournament's table: its round and hands per round (fetched with the table).
         "tournament": getattr(night, "tournament", None),
     }
+    if route.via is not None and night.is_closed:
+        # Money owed to this table's players, marked paid by the payee at the table (issue 11).
+        from club.views.ledger import link_pay_rows
+
+        context["owed_rows"] = link_pay_rows(route)
     context.update(extra)
     form = context.get("form")
     if isinstance(form, HandForm):

@@ -8,6 +8,7 @@ concerned (a player sees only their own). A points club has no ledger at all.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -23,8 +24,9 @@ from django.views.decorators.http import require_POST
 from club import access
 from club.access import login_if_hidden
 from club.forms.ledger import NettingForm, PaymentForm
-from club.models import Club, Debt, Night, Player
+from club.models import Club, Debt, Night, Player, Seat, Table
 from club.services import ledger, publish, results_mail
+from club.views import table_links
 
 
 def own_player(request: HttpRequest, club: Club) -> Player | None:
@@ -66,22 +68,83 @@ def night_context(request: HttpRequest, club: Club, night: Night) -> dict[str, A
 
 
 def pay_rows(
-    club: Club, debts: list[Debt], can_manage: bool, me: Player | None, url_name: str = "debt_pay"
+    club: Club,
+    debts: list[Debt],
+    can_manage: bool,
+    me: Player | None,
+    pay_url: Callable[[Debt], str] | None = None,
 ) -> list[dict[str, Any]]:
     """The debts as the pay partial shows them; the payee (or the secretary) may mark them paid.
 
-    `url_name` names the URL the form posts to, given (club slug, debt id): the table link page
-    can pass its own."""
+    `pay_url` gives the URL each form posts to (the table link page passes its own)."""
+    if pay_url is None:
+
+        def pay_url(debt: Debt) -> str:
+            return reverse("debt_pay", args=[club.slug, debt.pk])
+
     return [
         {
             "debt": debt,
             "paid": debt.amount - debt.outstanding,
             "can_pay": debt.outstanding > 0
             and (can_manage or (me is not None and me.pk == debt.payee_id)),
-            "pay_url": reverse(url_name, args=[club.slug, debt.pk]),
+            "pay_url": pay_url(debt),
         }
         for debt in debts
     ]
+
+
+# At the table, through its link (no login) --------------------------------------------------
+
+
+def _table_debts(table: Table) -> list[Debt]:
+    """The night's debts owed to the players of this table (the payees mark them at the table)."""
+    seated = set(Seat.objects.filter(table=table).values_list("player", flat=True))
+    return [d for d in ledger.night_debts(table.night) if d.payee_id in seated]
+
+
+def link_pay_rows(route) -> list[dict[str, Any]] | None:
+    """The table link page's "money owed" once its night is closed: what is owed to the players
+    at this table, each with a form for the payee; None when there is nothing to show."""
+    night, club = route.table.night, route.club
+    if route.via is None or not night.is_closed or not ledger.keeps_ledger(club):
+        return None
+    debts = _table_debts(route.table)
+    return pay_rows(
+        club,
+        debts,
+        True,
+        None,
+        pay_url=lambda debt: reverse("link_pay", args=[route.token, debt.pk]),
+    )
+
+
+@require_POST
+@table_links.by_link
+def link_pay(request: HttpRequest, route, debt_id: int) -> HttpResponse:
+    """The payee, at the table, marks a payment to them paid through the table's link."""
+    back = reverse("link_table", args=[route.token]) + "#owed"
+    debt = next((d for d in _table_debts(route.table) if d.pk == debt_id), None)
+    if debt is None or not route.table.night.is_closed:
+        return render(request, table_links.NOT_FOUND, {}, status=404)
+    club = route.club
+    form = PaymentForm(request.POST, club=club)
+    if not form.is_valid():
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        return redirect(back)
+    device = route.via.device
+    note = f"at table {route.table.number}'s link" + (f" ({device})" if device else "")
+    try:
+        paid = ledger.mark_paid(debt, form.cleaned_data["amount"], None, club=club, note=note)
+    except ledger.LedgerError as error:
+        messages.error(request, str(error))
+    else:
+        left = f"; {club.format_amount(paid.outstanding)} still owed" if paid.outstanding else ""
+        messages.success(
+            request,
+            f"{paid.debt.payer} paid {paid.debt.payee} {club.format_amount(paid.amount)}{left}.",
+        )
+    return redirect(back)
 
 
 def player_context(request: HttpRequest, club: Club, player: Player) -> dict[str, Any]:
@@ -221,6 +284,11 @@ def ledger_net(request: HttpRequest, slug: str) -> HttpResponse:
         messages.success(request, f"{club.format_amount(netted.amount)} netted off: {left}.")
     return redirect("club_ledger", slug=club.slug)
 
+
+# At the root, beside the table link's own URLs (club/views/table_links.py).
+link_urlpatterns = [
+    path("t/<str:token>/pay/<int:debt_id>/", link_pay, name="link_pay"),
+]
 
 urlpatterns = [
     path("nights/<int:night_id>/publish/", night_publish, name="night_publish"),

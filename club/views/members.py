@@ -115,9 +115,11 @@ def claim_confirm(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         .filter(token_hash=_hash(token), player__club=club)
         .first()
     )
+    if found is None:
+        raise Http404("No such link")
     problem = None
-    if found is None or found.used_at is not None:
-        problem = "This link has been used already or is not valid."
+    if found.used_at is not None:
+        problem = "This link has been used already."
     elif found.created_at < timezone.now() - CLAIM_VALID_FOR:
         problem = "This link has expired: ask for a new one."
     elif found.player.user_id is not None:

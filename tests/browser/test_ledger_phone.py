@@ -61,3 +61,43 @@ def test_marks_payments_paid_on_a_phone_sized_night_page(
     assert list(
         Settlement.objects.filter(debt=debt).order_by("id").values_list("amount", "kind")
     ) == [(4, "paid"), (2, "paid")]
+
+
+def test_marks_payments_paid_from_a_phone_sized_table_link(
+    browser, live_server, secretary, night, table4, players, axe
+):
+    """No login: the phone at table 1 opens the table's link after the night is closed, and Bob,
+    who is owed, marks Cat's payment part-paid and then paid."""
+    from club.services import table_links as link_service
+
+    ann, bob, cat = players[:3]
+    entry = HandEntry(dealer=next_hand(table4)["dealer"], contract="solo", declarer=bob, tricks=5)
+    record_hand(table4, entry, secretary)
+    link = link_service.night_links(night, secretary)[table4.pk]
+    close_night(night, secretary)
+    debt = Debt.objects.get(night=night, payer=cat)
+
+    # The table link page's Content Security Policy would refuse axe-core's injected script.
+    context = browser.new_context(viewport=PHONE, bypass_csp=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/t/{link.token}/")
+    owed = page.locator("#owed")
+    expect(owed).to_contain_text("Money owed to this table")
+    row = owed.locator(f'[data-debt="{debt.pk}"]')
+    expect(row).to_contain_text("Cat pays Bob £0.06")
+    axe(page)
+    box = row.locator("button").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= PHONE["width"]
+    row.locator("input[name=amount]").fill("0.02")
+    row.locator("button", has_text="Mark paid").click()
+    expect(page.locator(".messages")).to_contain_text("Cat paid Bob £0.02; £0.04 still owed.")
+    row = page.locator(f'#owed [data-debt="{debt.pk}"]')
+    expect(row).to_contain_text("£0.02 paid, £0.04 still owed.")
+    row.locator("button", has_text="Mark paid").click()
+    expect(page.locator(".messages")).to_contain_text("Cat paid Bob £0.04.")
+    expect(page.locator(f'#owed [data-debt="{debt.pk}"]')).to_contain_text("Settled")
+    assert list(
+        Settlement.objects.filter(debt=debt).order_by("id").values_list("amount", "by", "note")
+    ) == [(2, None, "at table 1's link"), (4, None, "at table 1's link")]
+    context.close()

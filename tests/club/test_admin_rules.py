@@ -123,7 +123,9 @@ def test_a_night_without_hands_moves_only_within_its_club(
 def test_admin_changes_write_audit_events(admin_client, root, club, players, night):
     ann = players[0]
     url = reverse("admin:club_player_change", args=[ann.pk])
-    response = admin_client.post(url, {"club": club.pk, "name": "Ann Baxter", "active": "on"})
+    response = admin_client.post(
+        url, {"club": club.pk, "name": "Ann Baxter", "active": "on", "email_results": "on"}
+    )
     assert response.status_code == 302
     event = AuditEvent.objects.get(user=root, action="update")
     assert (event.club_id, event.before, event.after) == (

@@ -100,6 +100,8 @@ def test_dumpdata_then_loaddata_into_an_empty_database_restores_everything(
     assert _state() == before
     # The triggers are back: a hand recorded after the restore still moves the totals.
     night.refresh_from_db()
+    # The users come back by their natural key (username), perhaps under another id.
+    secretary = type(secretary).objects.get(username=secretary.username)
     from club.services.hands import reopen_night
 
     reopen_night(night, secretary)

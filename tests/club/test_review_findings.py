@@ -13,9 +13,10 @@ from django.urls import reverse
 from tournament_kit import make_tournament
 
 from club import urls as club_urls
-from club.models import Membership, Player, Season
+from club.models import Debt, Membership, Player, Season
 from club.services import tournaments as tournament_services
 from club.services.hands import HandEntry, record_hand
+from club.services.results_mail import unsubscribe_token
 from club.services.setup import create_night, rule_set_from_preset
 
 # -- every URL of a club, with another club's ids -------------------------------------------------
@@ -50,6 +51,12 @@ def _club_world(club, season, players, user) -> dict[str, Any]:
         "rule_set_id": season.rule_set_id,
         "member_id": Membership.objects.get(user=user, club=season.club).pk,
         "tournament_id": tournament.pk,
+        # After the night (issue 11): an IOU, and a player's signed unsubscribe token (also tried
+        # as a claim link's token, which it is not).
+        "debt_id": Debt.objects.create(
+            club=season.club, night=night, payer=players[0], payee=players[1], amount=5
+        ).pk,
+        "token": unsubscribe_token(players[0].pk),
     }
 
 

@@ -13,6 +13,7 @@ from pypdf import PdfReader
 
 from club.models import NightSheetCache, Player
 from club.services.hands import close_night, reopen_night
+from club.services.publish import publish
 from club.services.setup import create_night
 from tests.club.scorebook import play
 
@@ -52,6 +53,7 @@ def test_night_sheet_queries_do_not_grow_with_tables(
 def closed(night, players, secretary):
     play(night, secretary, players[0])
     close_night(night, secretary)
+    publish(night, secretary)  # final once published, after the correction window (issue 11)
     night.refresh_from_db()
     return night
 
