@@ -102,6 +102,8 @@ def test_dumpdata_then_loaddata_into_an_empty_database_restores_everything(
     night.refresh_from_db()
     from club.services.hands import reopen_night
 
+    # Users are restored by their natural key (username), so their ids may be new ones.
+    secretary = type(secretary).objects.get(username=secretary.username)
     reopen_night(night, secretary)
     ann, bob = players[:2]
     record_hand(table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), secretary)
