@@ -4,17 +4,25 @@ from club.admin_audit import AuditedAdmin
 from club.models import (
     AuditEvent,
     Club,
+    Debt,
+    Delivery,
     Entry,
     Hand,
     Membership,
+    Netting,
     Night,
+    NightSheetCache,
     NightTotal,
     Player,
+    PlayerClaim,
+    Publication,
     RuleSet,
     ScoreLine,
     Season,
     Seat,
+    Settlement,
     Table,
+    TableLink,
     Tournament,
 )
 
@@ -97,16 +105,26 @@ class TableInline(admin.TabularInline):
     model = Table
     extra = 0
     show_change_link = True
+    can_delete = False  # see NoCascadeDelete
 
     def has_change_permission(self, request, obj=None) -> bool:
         return not _closed(obj)
 
     has_add_permission = has_change_permission  # type: ignore[assignment]
-    has_delete_permission = has_change_permission  # type: ignore[assignment]
+
+
+class NoCascadeDelete:
+    """Deleting a night, a table or a hand takes scored hands with it. The app deletes them after
+    saying what goes and asking, in one transaction, with an audit event
+    (club.services.setup.delete_night, club.services.hands.delete_hand); the admin's delete and
+    its "delete selected" action would do neither, so they are off here."""
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Night)
-class NightAdmin(AuditedAdmin):
+class NightAdmin(NoCascadeDelete, AuditedAdmin):
     """Closing and reopening happen in the app (they lock the night and are audited); a closed
     night is read-only here; a night with hands keeps its season (its score lines carry it), and
     a night only ever moves between seasons of its own club."""
@@ -136,7 +154,7 @@ class NightAdmin(AuditedAdmin):
 
 
 @admin.register(Table)
-class TableAdmin(AuditedAdmin):
+class TableAdmin(NoCascadeDelete, AuditedAdmin):
     list_display = ["__str__", "night", "round_number"]
     inlines = [SeatInline]
 
@@ -164,7 +182,7 @@ class ScoreLineInline(admin.TabularInline):
 
 
 @admin.register(Hand)
-class HandAdmin(AuditedAdmin):
+class HandAdmin(NoCascadeDelete, AuditedAdmin):
     """Read-mostly: corrections go through the table page, which rescores and audits them. What
     the score follows from is read-only here (changing it would not score the hand again), and a
     hand is never added here (it would have no score lines)."""
@@ -249,10 +267,37 @@ class EntryAdmin(AuditedAdmin):
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
-    list_display = ["at", "user", "action", "subject", "club"]
+class AuditEventAdmin(DerivedAdmin):
+    """The record of who changed what: read here, never edited or deleted."""
+
+    list_display = ["at", "user", "action", "subject", "night_label", "club"]
     list_filter = ["action", "club"]
-    readonly_fields = ["club", "night", "user", "at", "action", "subject", "before", "after"]
+    readonly_fields = [
+        "club",
+        "night",
+        "night_label",
+        "user",
+        "at",
+        "action",
+        "subject",
+        "link",
+        "link_label",
+        "device",
+        "before",
+        "after",
+    ]
+
+
+@admin.register(TableLink)
+class TableLinkAdmin(DerivedAdmin):
+    """Tables' links: issued, revoked and re-issued by a secretary on the night's links page
+    (club/views/table_links.py), with an audit event each time; shown here, never changed. The
+    salt is left out: with the server's key it would rebuild the token."""
+
+    list_display = ["table", "issued_at", "issued_by", "revoked_at", "revoked_by"]
+    list_filter = ["table__night__season__club"]
+    fields = ["table", "token_hash", "issued_at", "issued_by", "revoked_at", "revoked_by"]
+    readonly_fields = fields
 
 
 class EntryInline(admin.TabularInline):
@@ -274,3 +319,52 @@ class TournamentAdmin(AuditedAdmin):
     def has_change_permission(self, request, obj=None) -> bool:
         # A finished event whose night is closed is final (issue 14.4), here as in the app.
         return super().has_change_permission(request, obj) and not (obj and _closed(obj.night))
+
+
+@admin.register(NightSheetCache)
+class NightSheetCacheAdmin(admin.ModelAdmin):
+    """Kept PDF sheets of closed nights: deleting one only makes the next download render it."""
+
+    list_display = ["night", "rendered_at", "fingerprint"]
+    readonly_fields = ["night", "fingerprint", "rendered_at"]
+    exclude = ["pdf"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+# After the night (issue 11): the ledger and the outbox are records of what happened; they are
+# changed only through the app's services (which lock, check and audit), never edited here.
+
+
+@admin.register(Debt)
+class DebtAdmin(DerivedAdmin):
+    list_display = ["night", "payer", "payee", "amount", "created_at"]
+    list_filter = ["club"]
+
+
+@admin.register(Settlement)
+class SettlementAdmin(DerivedAdmin):
+    list_display = ["debt", "amount", "kind", "at", "by"]
+    list_filter = ["kind"]
+
+
+@admin.register(Netting)
+class NettingAdmin(DerivedAdmin):
+    list_display = ["club", "amount", "at", "by"]
+
+
+@admin.register(Publication)
+class PublicationAdmin(DerivedAdmin):
+    list_display = ["night", "number", "at", "by"]
+
+
+@admin.register(Delivery)
+class DeliveryAdmin(DerivedAdmin):
+    list_display = ["publication", "player", "email", "status", "attempts", "sent_at", "error"]
+    list_filter = ["status"]
+
+
+@admin.register(PlayerClaim)
+class PlayerClaimAdmin(DerivedAdmin):
+    list_display = ["player", "created_at", "used_at"]

@@ -1,7 +1,10 @@
-"""Turning stored integer amounts into the club's unit for display ("£1.20", "-35 pts")."""
+"""Turning stored integer amounts into the club's unit for display ("£1.20", "-35 pts"), and amounts
+under one unit as people say them ("+1.7p", "-35¢")."""
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
 from typing import Protocol
 
 
@@ -25,3 +28,32 @@ def format_amount(club: HasUnit, amount: int, signed: bool = False) -> str:
     digits = len(str(minor - 1))
     major, rest = divmod(magnitude, minor)
     return f"{sign}{club.currency_symbol}{major:,}.{rest:0{digits}d}"
+
+
+# What the minor unit is called after a figure, by the club's currency symbol. A currency not
+# listed keeps its major unit ("kr0.0172"): better exact than a made-up abbreviation.
+MINOR_UNIT_SUFFIX = {"£": "p", "$": "¢", "€": "c"}
+
+
+def minor_suffix(club: HasUnit) -> str | None:
+    if club.unit_kind == "points" or club.minor_units <= 1:
+        return None
+    return MINOR_UNIT_SUFFIX.get(club.currency_symbol)
+
+
+def format_spoken(club: HasUnit, amount: int | Fraction, signed: bool = False) -> str | None:
+    """An amount under one unit of currency in pence or cents, to one decimal place when it is
+    not whole: Fraction(172, 100) pence -> "+1.7p", -35 cents -> "-35¢". None when the amount is
+    one unit or more (or the club counts points, or its currency has no known minor unit): the
+    caller writes it in the major unit."""
+    suffix = minor_suffix(club)
+    if suffix is None:
+        return None
+    value = Fraction(amount)
+    places = 0 if value.denominator == 1 else 1
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    shown = exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
+    if abs(shown) >= club.minor_units:
+        return None
+    sign = "-" if shown < 0 else "+" if signed and shown > 0 else ""
+    return f"{sign}{abs(shown)}{suffix}"

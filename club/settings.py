@@ -4,10 +4,13 @@ DEBUG defaults to off; `SECRET_KEY` must be set when DEBUG is off. `DATABASE_URL
 (psycopg 3); without it the app runs on the embedded SQLite file beside manage.py.
 """
 
+import datetime as dt
 import os
 from pathlib import Path
 
 import dj_database_url
+import dj_email_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -46,6 +49,9 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_tables2",
     "template_partials",
+    "django_tasks",
+    "django_tasks_db",
+    "axes",
     "club",
 ]
 
@@ -58,7 +64,16 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    # First, so that a locked-out user or address is refused before the password is checked.
+    "club.auth.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "club.urls"
@@ -87,6 +102,19 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # Many tables save at once on a club night. SQLite has one writer at a time: WAL lets readers
+    # go on while one writes; BEGIN IMMEDIATE takes the write lock when a transaction starts, so
+    # a writer waits its turn (up to `timeout` seconds) instead of failing at once with "database
+    # is locked" when a read-then-write transaction cannot upgrade its lock; NORMAL sync is safe
+    # under WAL (a power cut may lose the last commits, never corrupt the file).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "timeout": int(os.environ.get("SQLITE_TIMEOUT", "20")),
+            "transaction_mode": "IMMEDIATE",
+        }
+    )
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -121,6 +149,46 @@ LOGOUT_REDIRECT_URL = "home"
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 
+# Only the app's own scripts and styles: no inline <script>, <style>, style="..." or on*=
+# anywhere (htmx's own indicator styles are switched off in base.html's htmx-config meta).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+        "base-uri": [SELF],
+        "object-src": [NONE],
+    }
+}
+# Django's defaults, spelt out because the tests and the README promise them.
+X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+
+# Log-in guessing: lock out a user name after AXES_FAILURE_LIMIT failures, and an address too
+# (whatever names it tries), for AXES_COOLOFF_MINUTES. `manage.py axes_reset` unlocks everyone;
+# a secretary unlocks a member from the club's Members page.
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = dt.timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_CALLABLE = "club.views.lockouts.lockout_response"
+AXES_RESET_ON_SUCCESS = True
+# The address is the connection's own unless TRUSTED_PROXY_COUNT says how many proxies (each
+# appending to X-Forwarded-For) stand in front: then the one the nearest proxy saw, which a
+# client cannot forge by sending its own X-Forwarded-For.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+if TRUSTED_PROXY_COUNT:
+    AXES_IPWARE_PROXY_COUNT = TRUSTED_PROXY_COUNT
+    AXES_IPWARE_PROXY_ORDER = "right-most"
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+else:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
+
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -129,13 +197,43 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    SECURE_CONTENT_TYPE_NOSNIFF = True
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+}
+
+# Email (issue 11: results to players; also password reset). `EMAIL_URL` picks the backend:
+# unset, mail is printed to the console; `smtp://user:password@host:587/?tls=True` (or
+# `smtps://...:465/?ssl=True`) sends through an SMTP server; `dummy:` drops it. The sender is
+# `DEFAULT_FROM_EMAIL`; links in emails start with `SITE_URL`.
+_email = dj_email_url.parse(os.environ.get("EMAIL_URL", "console:"))
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email["EMAIL_HOST"] or "localhost"
+EMAIL_PORT = _email["EMAIL_PORT"] or 25
+EMAIL_HOST_USER = _email["EMAIL_HOST_USER"] or ""
+EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"] or ""
+EMAIL_USE_TLS = bool(_email["EMAIL_USE_TLS"])
+EMAIL_USE_SSL = bool(_email["EMAIL_USE_SSL"])
+EMAIL_TIMEOUT = int(_email["EMAIL_TIMEOUT"] or os.environ.get("EMAIL_TIMEOUT", "20"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Solo Whist <solo@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+# Background work (issue 11: publishing a night when its correction window ends, and sending
+# the results emails) goes through the django-tasks backport. The database backend keeps the
+# queue in the app's own database; run `python manage.py db_worker` beside the web server.
+# `TASKS_BACKEND=immediate` runs each task at once inside the request instead (no worker).
+TASKS = {
+    "default": {
+        "BACKEND": (
+            "django_tasks.backends.immediate.ImmediateBackend"
+            if os.environ.get("TASKS_BACKEND") == "immediate"
+            else "django_tasks_db.DatabaseBackend"
+        ),
+    }
 }
 
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):

@@ -20,5 +20,13 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The browser tests' live server answers from another thread. With SQLite in memory the two
     # threads share one cache and a save that overlaps the live preview fails at once with
     # "database table is locked"; in a file, each connection waits its turn for the lock.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # SOLO_SQLITE_TEST_NAME lets a second run (the concurrency test's SQLite half, started from a
+    # suite on PostgreSQL) use its own file.
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.environ.get("SOLO_SQLITE_TEST_NAME") or str(BASE_DIR / ".test-db.sqlite3")
+    }
+
+# Tasks run at once in the test's own thread; email goes to django.core.mail.outbox.
+TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+SITE_URL = "http://testserver"

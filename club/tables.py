@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django_tables2.data import TableListData
 
 from club.models import Club
+from club.money import format_spoken
 from club.queries.standings import Ladder, Row
 
 PER_PAGE = 50  # players on one page of the standings
@@ -37,9 +38,15 @@ def _decimal(value: Fraction, places: int) -> Decimal:
     return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
 
 
-def format_average(club: Club, value: Fraction, points: bool = False) -> str:
-    """An exact average per hand, to two places finer than the unit: "+£0.0137", "+0.42 pts";
-    a sign only when the figure shown is not zero."""
+def format_average(club: Club, value: Fraction, points: bool = False, exact: bool = False) -> str:
+    """An average per hand as people say it: under one unit of currency in pence or cents
+    ("+1.4p", "-0.3¢"); otherwise, and always with `exact` (the CSV), to two places finer than
+    the unit: "+£0.0137", "+£1.2500", "+0.42 pts". A sign only when the figure shown is not
+    zero."""
+    if not (points or exact):
+        spoken = format_spoken(club, value, signed=True)
+        if spoken is not None:
+            return spoken
     if points or club.unit_kind == Club.UnitKind.POINTS:
         label = club.points_label or ("pts" if points else "")
         shown = _decimal(value, 2)
@@ -147,6 +154,8 @@ class StandingsTable(tables.Table):
             result.append((_row_class(record, self), mark_safe("".join(cells))))
         return result
 
+    spoken_averages = False  # value_average: the full figure (CSV) or pence as on the page
+
     def _points(self) -> bool:
         return self.ladder.uses_points
 
@@ -172,6 +181,13 @@ class StandingsTable(tables.Table):
 
     def render_average(self, record: Row) -> str:
         return format_average(self.club, record.average, points=self._points())
+
+    def value_average(self, record: Row) -> str:
+        """The CSV keeps the full figure, not the rounded pence of the page (the printed sheet,
+        for people, sets spoken_averages)."""
+        return format_average(
+            self.club, record.average, points=self._points(), exact=not self.spoken_averages
+        )
 
     def render_last_night(self, record: Row) -> SafeString | str:
         return "" if record.last_night is None else self._amount(record.last_night)

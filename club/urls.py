@@ -3,13 +3,22 @@ from django.urls import include, path
 
 from club.views import (
     accounts,
+    audit,
     clubs,
+    grades,
     hands,
+    interchange,
+    ledger,
+    live,
+    lockouts,
+    members,
     nights,
+    offline,
     players,
     setup,
     sheets,
     standings,
+    table_links,
     tournaments,
 )
 
@@ -17,12 +26,20 @@ from club.views import (
 club_patterns = (
     clubs.urlpatterns
     + setup.urlpatterns
+    + audit.urlpatterns  # the club's audit trail, deleted nights included
+    + lockouts.urlpatterns  # a secretary unlocks a locked-out member
     + nights.urlpatterns
     + hands.urlpatterns
     + standings.urlpatterns
     + players.urlpatterns
     + sheets.urlpatterns  # printable sheets (PDF), club/views/sheets.py
     + tournaments.urlpatterns
+    + interchange.urlpatterns  # the club data file, club/views/interchange.py
+    + table_links.club_urlpatterns  # tables' links and QR codes, club/views/table_links.py
+    + live.urlpatterns  # the live night board, club/views/live.py
+    + grades.urlpatterns  # grade settings, club/views/grades.py
+    + ledger.urlpatterns  # after the night: publishing, money owed (issue 11)
+    + members.urlpatterns  # members' own view, claiming a record, unsubscribing (issue 11)
 )
 
 urlpatterns = [
@@ -35,5 +52,9 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", clubs.home, name="home"),
+    *interchange.schema_urlpatterns,
+    *offline.urlpatterns,  # /sw.js: the service worker must sit at the root to cover every page
     path("c/<slug:slug>/", include(club_patterns)),
+    # A table's link, opened on a phone at the table with no login: /t/<token>/.
+    *table_links.urlpatterns,
 ]

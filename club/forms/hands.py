@@ -8,6 +8,7 @@ computes a score.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.forms.boundfield import BoundField
+from django.http import QueryDict
 
 import scoring
 from club.models import Hand, Player, Table
@@ -24,7 +26,7 @@ from scoring.contracts import SUITS
 
 TRICKS_MESSAGE = "Tricks must be between 0 and 13"
 NO_CONTRACT = "none"  # what the page calls "no contract chosen yet" when it shows and hides fields
-HIDDEN_FIELDS = ("expected_number", "version")
+HIDDEN_FIELDS = ("expected_number", "version", "client_id")
 
 
 def trump_label(trump: scoring.Trump) -> str:
@@ -33,7 +35,15 @@ def trump_label(trump: scoring.Trump) -> str:
     return f"{trump.symbol} {trump.display_name}"
 
 
-TRUMP_CHOICES = [("", "—"), *((t.value, trump_label(t)) for t in scoring.Trump)]
+def trump_choice(trump: scoring.Trump) -> str:
+    """The word first, so that typing "h" in the select picks Hearts (type-ahead reads the label's
+    first letters; a suit symbol there made it unusable from the keyboard)."""
+    if trump is scoring.Trump.NO_TRUMPS:
+        return trump.display_name
+    return f"{trump.display_name} {trump.symbol}"
+
+
+TRUMP_CHOICES = [("", "—"), *((t.value, trump_choice(t)) for t in scoring.Trump)]
 ALL_PASSED_LABELS = {
     scoring.AllPassed.REDEAL: "All passed: redeal",
     scoring.AllPassed.GOULASH: "All passed: goulash",
@@ -185,9 +195,31 @@ class HandForm(forms.Form):
                 self.fields[name].required = False
         if rotation_trump and "trump" not in self.initial:
             self.fields["trump"].initial = rotation_trump
+        self._trump_tab_order()
         self.order_fields(self.field_order)
 
     # --- what the page shows -------------------------------------------------------------------
+
+    def plan(self, count: int = 24) -> dict[str, Any]:
+        """The next hands' dealer, who sits out and any rotating trump, from this form's hand on:
+        when the phone is offline the page moves to the next hand with these (it cannot ask)."""
+        keys = [str(p.pk) for p in self.seats]
+        first = keys.index(str(self.hand_dealer.pk))
+        hands = []
+        for step in range(count):
+            number = self.number + step
+            dealer = keys[(first + step) % len(keys)]
+            trump = scoring.table.trump_for(self.rules, number)
+            hands.append(
+                {
+                    "number": number,
+                    "dealer": dealer,
+                    "out": scoring.table.sitting_out(keys, dealer, self.rules),
+                    "trump": trump.value if trump else "",
+                    "trumpLabel": trump_label(trump) if trump else "",
+                }
+            )
+        return {"players": {str(p.pk): p.name for p in self.seats}, "hands": hands}
 
     @property
     def rotation_trump_label(self) -> str:
@@ -220,6 +252,19 @@ class HandForm(forms.Form):
             "revoke_by": [NO_CONTRACT, *playing],
             "last_trick_by": [scoring.ALL_PASSED],
         }
+
+    def _trump_tab_order(self) -> None:
+        """Trumps are in the tab order only for the contracts whose declarer names them (an
+        abundance): for the others the suit is the turned one or none, so Tab goes from the
+        contract straight to the declarer. static/js/sheet.js keeps this up as the contract
+        changes, from `data-named-for`."""
+        named = [
+            c.value for c in self.contracts if self._trump_kind(c) is scoring.TrumpKind.DECLARER
+        ]
+        attrs = self.fields["trump"].widget.attrs
+        attrs["data-named-for"] = " ".join(named)
+        if self.current_contract() not in named:
+            attrs["tabindex"] = "-1"
 
     def current_contract(self) -> str:
         if self.is_bound:
@@ -394,6 +439,13 @@ class NewHandForm(HandForm):
             "reload the page and enter the hand again.",
         },
     )
+    # One per entry, made here for each fresh form (the page's script makes a new one for each
+    # hand it keeps offline): a save sent twice finds the hand the first one recorded.
+    client_id = forms.UUIDField(
+        widget=forms.HiddenInput,
+        required=False,
+        error_messages={"invalid": "This form is out of date: reload the page."},
+    )
 
 
 class EditHandForm(HandForm):
@@ -422,8 +474,19 @@ def new_hand_form(table: Table, data: Mapping[str, Any] | None = None) -> NewHan
         dealer=defaults["dealer"],
         number=defaults["number"],
         rotation_trump=defaults["trump"],
-        initial={"expected_number": defaults["number"]},
+        initial={"expected_number": defaults["number"], "client_id": uuid.uuid4()},
     )
+
+
+def moved_on_form(table: Table, data: Mapping[str, Any]) -> NewHandForm:
+    """What the scorer typed, as the table's next hand now: its number and dealer (the form's
+    were for the hand someone else saved meanwhile, or for one after a missing hand)."""
+    defaults = hand_service.next_hand(table)
+    moved = QueryDict(mutable=True)
+    moved.update(data)
+    moved["expected_number"] = str(defaults["number"])
+    moved["dealer"] = str(defaults["dealer"].pk)
+    return new_hand_form(table, moved)
 
 
 def edit_hand_form(hand: Hand, data: Mapping[str, Any] | None = None) -> EditHandForm:

@@ -56,6 +56,10 @@ class ClubSettingsForm(forms.ModelForm):
             "minor_units",
             "points_label",
             "is_public",
+            "confirm_table_hands",
+            "correction_minutes",
+            "players_may_claim",
+            "projector_embed_origins",
             "scorers_add_players",
         ]
         labels = {
@@ -64,6 +68,10 @@ class ClubSettingsForm(forms.ModelForm):
             "currency_symbol": "Currency symbol",
             "points_label": "Points label",
             "is_public": "Public: anyone may read nights, players and standings",
+            "confirm_table_hands": "A second player confirms each hand entered by a table's link",
+            "correction_minutes": "Correction window (minutes)",
+            "players_may_claim": "Players may claim their own record by email",
+            "projector_embed_origins": "Sites that may embed the projector page",
             "scorers_add_players": "Table scorers may add new players",
         }
         help_texts = {
@@ -71,11 +79,29 @@ class ClubSettingsForm(forms.ModelForm):
             "currency_symbol": "£, $, € ... (for money)",
             "points_label": 'Shown after points, e.g. "pts" (for points)',
             "is_public": "",
+            "confirm_table_hands": "Unconfirmed hands count in the totals, marked as unconfirmed; "
+            "the night cannot be closed until a player or a secretary confirms them.",
+            "correction_minutes": "A closed night stays provisional this long, while the secretary "
+            "may still correct it; then it is published and players are emailed. 0: at once.",
+            "players_may_claim": "They get a one-time link at the address the club has for them.",
         }
         widgets = {"unit_kind": forms.RadioSelect}
 
     def clean_name(self) -> str:
         return self.cleaned_data["name"].strip()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Left out of a post (an older form), the window keeps its value.
+        self.fields["correction_minutes"].required = False
+
+    def clean_correction_minutes(self) -> int:
+        minutes = self.cleaned_data["correction_minutes"]
+        if minutes is None:
+            return self.instance.correction_minutes
+        if minutes > 24 * 60:
+            raise forms.ValidationError("The correction window is at most a day (1440 minutes).")
+        return minutes
 
 
 class PlayerForm(forms.ModelForm):
@@ -83,8 +109,11 @@ class PlayerForm(forms.ModelForm):
 
     class Meta:
         model = Player
-        fields = ["name", "active"]
-        labels = {"active": "Active (offered when seating a night)"}
+        fields = ["name", "active", "email", "email_results"]
+        labels = {
+            "active": "Active (offered when seating a night)",
+            "email_results": "Email them their result after each night",
+        }
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

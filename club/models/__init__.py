@@ -1,27 +1,44 @@
 from club.models.audit import AuditEvent
 from club.models.clubs import Club, Membership, Player, Role
+from club.models.grades import Grade, GradeLine, GradeNight, GradeOptOut, GradeSettings
 from club.models.hands import Hand, ScoreLine
+from club.models.ledger import Debt, Delivery, Netting, PlayerClaim, Publication, Settlement
 from club.models.nights import Night, Seat, Table
 from club.models.rules import RuleSet
 from club.models.seasons import Season, StandingsMethod
+from club.models.sheets import NightSheetCache
+from club.models.table_links import TableLink
 from club.models.totals import NightTotal
 from club.models.tournaments import Entry, Tournament
 
 __all__ = [
     "AuditEvent",
     "Club",
+    "Debt",
+    "Delivery",
     "Entry",
+    "Grade",
+    "GradeLine",
+    "GradeNight",
+    "GradeOptOut",
+    "GradeSettings",
     "Hand",
     "Membership",
+    "Netting",
     "Night",
+    "NightSheetCache",
     "NightTotal",
     "Player",
+    "PlayerClaim",
+    "Publication",
     "Role",
     "RuleSet",
     "ScoreLine",
     "Season",
     "Seat",
+    "Settlement",
     "StandingsMethod",
     "Table",
+    "TableLink",
     "Tournament",
 ]

@@ -1,7 +1,12 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django.conf import settings
 from django.db import models
+
+if TYPE_CHECKING:
+    from club.models.nights import Night
 
 
 class AuditEvent(models.Model):
@@ -13,14 +18,30 @@ class AuditEvent(models.Model):
         DELETE = "delete", "deleted"
         CLOSE = "close", "closed"
         REOPEN = "reopen", "reopened"
+        CONFIRM = "confirm", "confirmed"
+        ISSUE = "issue", "issued"
+        REVOKE = "revoke", "revoked"
 
     club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="audit_events")
+    # An event outlives what it describes: deleting a night keeps its events (night becomes
+    # NULL) and night_label still says which night they were about.
     night = models.ForeignKey(
-        "club.Night", on_delete=models.CASCADE, null=True, blank=True, related_name="audit_events"
+        "club.Night", on_delete=models.SET_NULL, null=True, blank=True, related_name="audit_events"
+    )
+    night_label = models.CharField(
+        max_length=160, blank=True, help_text='The night, readable: "Club night 20 Nov 2026".'
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
+    # A change made through a table's link (no user): the link, and the name the person gave
+    # their phone, if any. The trail reads "Table 2's link (Ann's phone)".
+    link = models.ForeignKey(
+        "club.TableLink", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    device = models.CharField(max_length=40, blank=True)
+    # "Table 2's link", written with the event so the trail still reads after the table is gone.
+    link_label = models.CharField(max_length=40, blank=True)
     at = models.DateTimeField(auto_now_add=True)
     action = models.CharField(max_length=10, choices=Action)
     subject = models.CharField(max_length=120, help_text='What changed, e.g. "Table 2, hand 7".')
@@ -33,3 +54,15 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.get_action_display()} {self.subject}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.night is not None and not self.night_label:
+            self.night_label = night_label(self.night)
+        super().save(*args, **kwargs)
+
+
+def night_label(night: Night) -> str:
+    """How an audit event names its night, for as long as the event is kept."""
+    label = str(night)
+    date = f"{night.date:%d %b %Y}"
+    return label if date in label else f"{label}, {date}"

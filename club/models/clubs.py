@@ -1,8 +1,25 @@
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
+
+ORIGIN = re.compile(r"https://[a-z0-9.-]+(:[0-9]{1,5})?")
+
+
+def validate_origins(value: str) -> None:
+    """Space-separated https origins ("https://club.example.org"), nothing else: they go into
+    the projector page's Content-Security-Policy frame-ancestors."""
+    bad = [o for o in value.split() if not ORIGIN.fullmatch(o)]
+    if bad:
+        raise ValidationError(
+            "Give whole https addresses with no path, e.g. https://club.example.org "
+            "(not: %(bad)s).",
+            params={"bad": ", ".join(bad)},
+        )
 
 
 class Club(models.Model):
@@ -20,6 +37,30 @@ class Club(models.Model):
     points_label = models.CharField(max_length=12, default="pts", blank=True)
     is_public = models.BooleanField(
         default=False, help_text="Anyone may read nights and standings without logging in."
+    )
+    confirm_table_hands = models.BooleanField(
+        default=False,
+        help_text="A hand entered through a table's link waits until a second player at the "
+        "table confirms it.",
+    )
+    # After the last hand (issue 11): a closed night stays provisional this long, while the
+    # secretary may still correct hands; then it is published and every player is emailed.
+    correction_minutes = models.PositiveSmallIntegerField(
+        default=30,
+        help_text="Minutes a closed night stays provisional before it is published (0: at once).",
+    )
+    players_may_claim = models.BooleanField(
+        default=False,
+        help_text="Players may claim their own record by email, with a one-time link.",
+    )
+    # Every page refuses to be framed by another site; a club that shows its tournament
+    # leaderboard inside its own web site names that site here.
+    projector_embed_origins = models.CharField(
+        max_length=300,
+        blank=True,
+        validators=[validate_origins],
+        help_text="Web sites that may show the tournament projector page in a frame, e.g. "
+        "https://club.example.org (space-separated). Empty: none may.",
     )
     # New players are added by a secretary; a club may let its table scorers add them too, when
     # setting up a night or a tournament (issue 14.5).
@@ -81,6 +122,19 @@ class Player(models.Model):
         max_length=180, null=True, blank=True, editable=False
     )
     active = models.BooleanField(default=True)
+    # Issue 11: the player's own results by email, and their own account's view of them.
+    email = models.EmailField(blank=True, help_text="Their results are emailed here.")
+    email_results = models.BooleanField(
+        default=True, help_text="Email them their result when a night is published."
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="player_records",
+        help_text="The account that sees this player's own nights and money owed.",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -89,6 +143,11 @@ class Player(models.Model):
                 Lower("name"), "club", name="player_name_unique_in_club_ignoring_case"
             ),
             models.UniqueConstraint(fields=["club", "name_key"], name="player_name_key_unique"),
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=models.Q(user__isnull=False),
+                name="player_one_record_per_user_in_club",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -59,6 +59,9 @@ class Hand(models.Model):
     over_tricks = models.PositiveSmallIntegerField(default=0)
     under_tricks = models.PositiveSmallIntegerField(default=0)
     version = models.PositiveIntegerField(default=1)
+    # Made by the phone or browser that entered the hand, once per entry: a save resent after
+    # its reply was lost (or sent again from the offline queue) finds the hand it already made.
+    client_id = models.UUIDField(null=True, blank=True, editable=False)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -67,11 +70,27 @@ class Hand(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     updated_at = models.DateTimeField(auto_now=True)
+    # Entered (or last corrected) through a table's link rather than by a logged-in member.
+    entered_via = models.ForeignKey(
+        "club.TableLink", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # The club asks a second player to confirm hands entered at the table (Club.confirm_table_hands)
+    # and nobody has yet. Such a hand counts in the totals like any other, shown as unconfirmed;
+    # the night cannot be closed while one is waiting.
+    awaiting_confirmation = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "number"]
+        indexes = [
+            models.Index(
+                fields=["table"],
+                condition=Q(awaiting_confirmation=True),
+                name="hand_awaiting_confirmation",
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique_at_table"),
+            models.UniqueConstraint(fields=["client_id"], name="hand_client_id_unique"),
             models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
             models.CheckConstraint(
                 condition=Q(tricks__isnull=True) | Q(tricks__lte=13), name="hand_tricks_0_to_13"

@@ -23,10 +23,20 @@ class Night(models.Model):
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # Issue 11: a closed night is provisional until `publish_after` (the club's correction
+    # window), then published (final). club/services/publish.py moves it, under a row lock.
+    publish_after = models.DateTimeField(null=True, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-date", "-id"]
         indexes = [models.Index(fields=["season", "date"], name="night_season_date")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(published_at__isnull=True) | Q(status="closed"),
+                name="night_published_only_when_closed",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.title or f"Club night {self.date:%d %b %Y}"
@@ -34,6 +44,17 @@ class Night(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.status == self.Status.CLOSED
+
+    @property
+    def is_published(self) -> bool:
+        """Closed and final. A night closed with no correction window (closed before there was
+        one, or written closed by an import or the demo) is final as it stands."""
+        return self.is_closed and (self.published_at is not None or self.publish_after is None)
+
+    @property
+    def is_provisional(self) -> bool:
+        """Closed, inside the correction window: final figures are not out yet."""
+        return self.is_closed and self.published_at is None and self.publish_after is not None
 
     @property
     def club(self):

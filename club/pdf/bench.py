@@ -6,6 +6,10 @@ service. For the night settlement sheet and the season standings sheet it times,
 several runs, the whole download through Django's test client (access checks, queries, template,
 WeasyPrint) and `weasyprint.HTML(string=html, base_url=...).write_pdf()` for the very HTML string
 the view rendered: the ratio of the two is our overhead. `python manage.py bench` prints them.
+
+Then the same night closed (and reopened afterwards, so the next run finds it as before): its
+final sheet's first download (rendered and kept), later downloads (the kept PDF), and a browser's
+revalidation with the ETag (304), each against the fresh render above.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from pypdf import PdfReader
 from club.models import Club, Membership, Night, Role, Season
 from club.pdf import render
 from club.services import demo
-from club.services.hands import next_hand, record_hand
+from club.services.hands import close_night, next_hand, record_hand, reopen_night
 from club.services.setup import create_night
 
 BENCH_USER = "bench-sheets"
@@ -198,7 +202,51 @@ def _time_sheet(client: Client, sheet: str, size: str, url: str, runs: int) -> S
     )
 
 
-def bench_sheets(runs: int = 5, data: BenchData | None = None) -> list[SheetTiming]:
+@dataclass(frozen=True)
+class FinalSheetTiming:
+    size: str
+    fresh_ms: float  # the open night's sheet, rendered on every download (median)
+    first_ms: float  # the closed night's first download: rendered and kept (one run)
+    kept_ms: float  # later downloads: the kept PDF (median)
+    not_modified_ms: float  # a browser that has it, sending If-None-Match: 304 (median)
+
+    @property
+    def speed_up(self) -> float:
+        return self.fresh_ms / self.kept_ms if self.kept_ms else float("inf")
+
+
+def time_final_sheet(
+    client: Client, night: Night, url: str, size: str, fresh_ms: float, runs: int
+) -> FinalSheetTiming:
+    """Close the night, time its final sheet, and reopen it (as the secretary would)."""
+    user = get_user_model().objects.get(username=BENCH_USER)
+    close_night(night, user)
+    try:
+        start = time.perf_counter()
+        first = client.get(url)
+        first_ms = (time.perf_counter() - start) * 1000
+        if first.status_code != 200 or "ETag" not in first:
+            raise RuntimeError(f"{url} answered {first.status_code} with no ETag")
+        etag = first["ETag"]
+
+        def kept() -> object:
+            return client.get(url)
+
+        def revalidate() -> object:
+            answer = client.get(url, HTTP_IF_NONE_MATCH=etag)
+            if answer.status_code != 304:
+                raise RuntimeError(f"{url} answered {answer.status_code}, not 304")
+            return answer
+
+        kept_m, not_modified = paired_medians(kept, revalidate, max(runs, 15))
+    finally:
+        reopen_night(night, user)
+    return FinalSheetTiming(size, fresh_ms, first_ms, kept_m.wall_ms, not_modified.wall_ms)
+
+
+def bench_sheets(
+    runs: int = 5, data: BenchData | None = None
+) -> tuple[list[SheetTiming], FinalSheetTiming]:
     """Median times of the night sheet (6 x 24 hands) and the standings sheet (200 players)."""
     data = data or BenchData()
     club, season, night = bench_club(data)
@@ -209,17 +257,13 @@ def bench_sheets(runs: int = 5, data: BenchData | None = None) -> list[SheetTimi
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
     players = season.totals.values("player_id").distinct().count()
+    night_url = reverse("night_sheet", args=[club.slug, night.pk])
+    night_size = f"{data.night_tables} tables x {data.hands_per_table} hands"
     with override_settings(
         ALLOWED_HOSTS=["testserver"], SECURE_SSL_REDIRECT=False, STORAGES=plain_static
     ):
-        return [
-            _time_sheet(
-                client,
-                "night sheet",
-                f"{data.night_tables} tables x {data.hands_per_table} hands",
-                reverse("night_sheet", args=[club.slug, night.pk]),
-                runs,
-            ),
+        timings = [
+            _time_sheet(client, "night sheet", night_size, night_url, runs),
             _time_sheet(
                 client,
                 "standings sheet",
@@ -228,9 +272,11 @@ def bench_sheets(runs: int = 5, data: BenchData | None = None) -> list[SheetTimi
                 runs,
             ),
         ]
+        final = time_final_sheet(client, night, night_url, night_size, timings[0].ours_ms, runs)
+    return timings, final
 
 
-def report(timings: list[SheetTiming]) -> list[str]:
+def report(timings: list[SheetTiming], final: FinalSheetTiming | None = None) -> list[str]:
     """The lines `manage.py bench` prints."""
     lines = [
         "Printed sheets: median of our view (end to end) and of WeasyPrint alone on the same HTML",
@@ -244,4 +290,12 @@ def report(timings: list[SheetTiming]) -> list[str]:
             f"{t.ratio:6.2f} {t.ours_cpu_ms:9.0f} {t.weasyprint_cpu_ms:10.0f} "
             f"{t.cpu_ratio:6.2f} {t.view_only_ms:9.0f} {t.pages:>5} {t.kilobytes:5.0f}"
         )
+    if final is not None:
+        lines += [
+            "Final sheet of the same night, closed: kept after its first download, with an ETag",
+            f"{'size':<20} {'fresh ms':>8} {'first ms':>8} {'kept ms':>8} {'304 ms':>7} "
+            f"{'fresh/kept':>10}",
+            f"{final.size:<20} {final.fresh_ms:8.0f} {final.first_ms:8.0f} "
+            f"{final.kept_ms:8.1f} {final.not_modified_ms:7.1f} {final.speed_up:10.0f}",
+        ]
     return lines

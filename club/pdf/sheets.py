@@ -22,7 +22,7 @@ from club.queries import player as pq
 from club.queries import standings as sq
 from club.queries.night import NightSummary, TableSummary, night_summary, night_tables
 from club.queries.standings import Ladder
-from club.queries.table_sheet import TableSheet, table_sheet
+from club.queries.table_sheet import TableSheet, table_sheets
 from club.tables import StandingsTable, format_average, format_measure
 from club.views.standings import CHART_PLAYERS, season_chart
 
@@ -104,7 +104,7 @@ class NightSheet:
 
     @property
     def final(self) -> bool:
-        return self.night.is_closed
+        return self.night.is_published
 
     @property
     def widest_table(self) -> int:
@@ -114,7 +114,8 @@ class NightSheet:
 def night_sheet(night: Night) -> NightSheet:
     """Every table's hands (the table page's rows), the nets and settle-up (the night page's)."""
     summary = night_summary(night)
-    blocks = [TableBlock(t, table_sheet(t.table)) for t in summary.tables]
+    sheets = table_sheets([t.table for t in summary.tables])
+    blocks = [TableBlock(t, sheets[t.table.pk]) for t in summary.tables]
     rule_set = night.season.rule_set
     return NightSheet(night, summary, blocks, stakes(rule_set.name, rule_set.rules))
 
@@ -240,8 +241,10 @@ def open_nights(season: Season, date_from: dt.date | None, date_to: dt.date | No
 
 
 def standings_sheet(club: Club, ladder: Ladder) -> StandingsSheet:
-    """The standings page's table (every row, in ladder order, the CSV's text) and its chart."""
+    """The standings page's table (every row, in ladder order, the CSV's text but the averages
+    as the page says them, "+1.7p") and its chart."""
     table = StandingsTable(ladder, club)
+    table.spoken_averages = True
     values = table.as_values()
     header = [_text(v) for v in next(values)]
     lines = [

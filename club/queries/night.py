@@ -201,13 +201,24 @@ def describe_changes(club: Club, before: Any, after: Any) -> list[Change]:
     return changes
 
 
+def audit_who(event: AuditEvent) -> str:
+    """The member by name, or for a change made through a table's link "Table 2's link", with
+    the name the person gave their phone: "Table 2's link (Ann's phone)"."""
+    if event.link_label:
+        device = f" ({event.device})" if event.device else ""
+        return f"{event.link_label}{device}"
+    if event.user is None:
+        return "A deleted user"
+    return event.user.get_username()
+
+
 def audit_trail(night: Night, club: Club) -> list[AuditRow]:
     """Who entered, edited, deleted, closed or reopened what and when, newest first: one query."""
     events = AuditEvent.objects.filter(night=night).select_related("user").order_by("-at", "-id")
     return [
         AuditRow(
             at=event.at,
-            who=event.user.get_username() if event.user else "A deleted user",
+            who=audit_who(event),
             action=event.get_action_display(),
             subject=event.subject,
             changes=describe_changes(club, event.before, event.after),

@@ -8,9 +8,10 @@ hand in Python) and the totals per player (one SQL aggregate).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, Sum
+from django.db.models import Prefetch, Sum, prefetch_related_objects
 
 import scoring
 from club.models import Hand, Player, ScoreLine, Seat, Table
@@ -59,12 +60,15 @@ class TableSheet:
     def hand_count(self) -> int:
         return len(self.rows)
 
+    @property
+    def seat_totals(self) -> list[tuple[Player, int]]:
+        """(player, total) in seat order: the compact sheet names each total in its bar."""
+        return list(zip(self.seats, self.totals, strict=True))
+
 
 def prefetch_seats(table: Table) -> Table:
     """Load the table's seats and their players once (the hand service reads them from here)."""
     if "seats" not in getattr(table, "_prefetched_objects_cache", {}):
-        from django.db.models import prefetch_related_objects
-
         prefetch_related_objects(
             [table], Prefetch("seats", queryset=Seat.objects.select_related("player"))
         )
@@ -88,44 +92,62 @@ def result_text(hand: Hand, rules: scoring.RuleSet) -> str:
 
 
 def table_sheet(table: Table) -> TableSheet:
-    prefetch_seats(table)
-    seats = [seat.player for seat in table.seats.all()]
-    hands = list(
-        table.hands.select_related(
-            "rule_set",
-            "dealer",
-            "sitting_out",
-            "declarer",
-            "partner",
-            "revoke_by",
-            "last_trick_by",
-        ).order_by("number")
+    return table_sheets([table])[table.pk]
+
+
+def table_sheets(tables: Sequence[Table]) -> dict[int, TableSheet]:
+    """The sheets of several tables (a night's, for its printed sheet) in the same three queries
+    as one table's, plus one for the seats of tables not already prefetched."""
+    missing = [t for t in tables if "seats" not in getattr(t, "_prefetched_objects_cache", {})]
+    if missing:
+        prefetch_related_objects(
+            missing, Prefetch("seats", queryset=Seat.objects.select_related("player"))
+        )
+    hands_by_table: dict[int, list[Hand]] = {t.pk: [] for t in tables}
+    hands = Hand.objects.filter(table__in=[t.pk for t in tables]).select_related(
+        "rule_set",
+        "dealer",
+        "sitting_out",
+        "declarer",
+        "partner",
+        "revoke_by",
+        "last_trick_by",
     )
+    for hand in hands.order_by("table_id", "number"):
+        hands_by_table[hand.table_id].append(hand)
     lines: dict[int, dict[int, int]] = {}
-    for hand_id, player_id, amount in ScoreLine.objects.filter(hand__table=table).values_list(
-        "hand_id", "player_id", "amount"
-    ):
+    for hand_id, player_id, amount in ScoreLine.objects.filter(
+        hand__table__in=[t.pk for t in tables]
+    ).values_list("hand_id", "player_id", "amount"):
         lines.setdefault(hand_id, {})[player_id] = amount
-    sums = dict(
-        ScoreLine.objects.filter(hand__table=table)
-        .values("player_id")
+    sums: dict[tuple[int, int], int] = {
+        (table_id, player_id): total
+        for table_id, player_id, total in ScoreLine.objects.filter(
+            hand__table__in=[t.pk for t in tables]
+        )
+        .values("hand__table_id", "player_id")
         .annotate(total=Sum("amount"))
         .order_by()
-        .values_list("player_id", "total")
-    )
-
+        .values_list("hand__table_id", "player_id", "total")
+    }
     rules_by_id: dict[int, scoring.RuleSet] = {}
-    running = dict.fromkeys((p.pk for p in seats), 0)
-    rows = []
-    for hand in hands:
-        if hand.rule_set_id not in rules_by_id:
-            rules_by_id[hand.rule_set_id] = hand.rule_set.rules
-        rules = rules_by_id[hand.rule_set_id]
-        amounts = lines.get(hand.pk, {})
-        cells = []
-        for player in seats:
-            amount = amounts.get(player.pk)
-            running[player.pk] += amount or 0
-            cells.append(Cell(amount=amount, running=running[player.pk]))
-        rows.append(SheetRow(hand=hand, cells=cells, result=result_text(hand, rules)))
-    return TableSheet(seats=seats, rows=rows, totals=[sums.get(p.pk, 0) for p in seats])
+    sheets = {}
+    for table in tables:
+        seats = [seat.player for seat in table.seats.all()]
+        running = dict.fromkeys((p.pk for p in seats), 0)
+        rows = []
+        for hand in hands_by_table[table.pk]:
+            hand.table = table  # as table.hands would: no query when a template reads it
+            if hand.rule_set_id not in rules_by_id:
+                rules_by_id[hand.rule_set_id] = hand.rule_set.rules
+            rules = rules_by_id[hand.rule_set_id]
+            amounts = lines.get(hand.pk, {})
+            cells = []
+            for player in seats:
+                amount = amounts.get(player.pk)
+                running[player.pk] += amount or 0
+                cells.append(Cell(amount=amount, running=running[player.pk]))
+            rows.append(SheetRow(hand=hand, cells=cells, result=result_text(hand, rules)))
+        totals = [sums.get((table.pk, p.pk), 0) for p in seats]
+        sheets[table.pk] = TableSheet(seats=seats, rows=rows, totals=totals)
+    return sheets

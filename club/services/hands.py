@@ -3,6 +3,7 @@ writes the hand, its score lines and an audit event in one transaction."""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,14 +12,26 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 import scoring
-from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table
+from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table, TableLink
+from club.services import grades, publish
 from club.services.ladder import ladder_amounts
 from club.services.locks import NightGone, lock_night
 
 
 class HandConflict(Exception):
     """The change cannot be made as asked (closed night, someone else changed the hand meanwhile);
-    the message says what to do."""
+    the message says what to do.
+
+    `next_number`: when the table moved on (or a hand went missing), the number this hand would
+    take now, so the page can offer to save it as that hand. `current`: for a stale correction,
+    the hand as it is now, to show beside the scorer's version."""
+
+    def __init__(
+        self, message: str, *, next_number: int | None = None, current: Hand | None = None
+    ) -> None:
+        super().__init__(message)
+        self.next_number = next_number
+        self.current = current
 
 
 class HandGone(HandConflict):
@@ -38,6 +51,19 @@ class HandEntry:
     last_trick_by: Player | None = None
     trump: str = ""
     notes: str = ""
+
+
+@dataclass(frozen=True)
+class LinkSource:
+    """A change made through a table's link rather than by a logged-in member: the link, and the
+    name the person gave their phone (if any), for the audit trail."""
+
+    link: TableLink
+    device: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"Table {self.link.table.number}'s link"
 
 
 @dataclass(frozen=True)
@@ -184,8 +210,9 @@ def _locked_hand(hand: Hand, night: Night, doing: str) -> Hand:
     return current
 
 
-def _check_open(night: Night) -> None:
-    if night.is_closed:
+def _check_open(night: Night, user: AbstractBaseUser | None = None) -> None:
+    # A secretary may still correct a closed night inside its correction window (issue 11).
+    if night.is_closed and not publish.may_correct(night, user):
         raise HandConflict("This night is closed. A secretary must reopen it before any change.")
 
 
@@ -265,12 +292,22 @@ def _subject(hand: Hand) -> str:
     return f"Table {hand.table.number}, hand {hand.number}"
 
 
-def _audit(hand: Hand, user: AbstractBaseUser, action: str, before: Any, after: Any) -> None:
+def _audit(
+    hand: Hand,
+    user: AbstractBaseUser | None,
+    action: str,
+    before: Any,
+    after: Any,
+    via: LinkSource | None = None,
+) -> None:
     night = hand.table.night
     AuditEvent.objects.create(
         club_id=night.season.club_id,
         night=night,
         user=user,
+        link=via.link if via else None,
+        device=via.device if via else "",
+        link_label=via.label if via else "",
         action=action,
         subject=_subject(hand),
         before=before,
@@ -278,14 +315,66 @@ def _audit(hand: Hand, user: AbstractBaseUser, action: str, before: Any, after: 
     )
 
 
+def _numbers(first: int, last: int) -> str:
+    """ "Hand 3", "Hands 3 and 4", "Hands 3 to 6"."""
+    if first == last:
+        return f"Hand {first}"
+    joint = "and" if last == first + 1 else "to"
+    return f"Hands {first} {joint} {last}"
+
+
+def _moved_on(expected: int, number: int) -> HandConflict:
+    """The form showed hand `expected`, but the table's next hand is `number`."""
+    if expected < number:
+        saved = _numbers(expected, number - 1)
+        verb = "was" if expected == number - 1 else "were"
+        return HandConflict(
+            f"{saved} {verb} saved by someone else while you were entering this one, so yours "
+            f"was not saved. If it is the same hand, leave it; if it is the next one, save it "
+            f"as hand {number}.",
+            next_number=number,
+        )
+    missing = _numbers(number, expected - 1)
+    verb = "is" if number == expected - 1 else "are"
+    return HandConflict(
+        f"{missing} {verb} not on the sheet (deleted, or its save never arrived), so this hand "
+        f"would be hand {number}, not hand {expected}. Nothing was saved: enter the missing "
+        f"hand first, or save this one as hand {number}.",
+        next_number=number,
+    )
+
+
+def _awaits_confirmation(night: Night, via: LinkSource | None) -> bool:
+    """A hand entered or corrected through a table's link waits for a second player when the
+    club asks for it; a member's own entry or correction stands."""
+    return via is not None and night.season.club.confirm_table_hands
+
+
 def record_hand(
-    table: Table, entry: HandEntry, user: AbstractBaseUser, expected_number: int | None = None
+    table: Table,
+    entry: HandEntry,
+    user: AbstractBaseUser | None,
+    expected_number: int | None = None,
+    client_id: uuid.UUID | None = None,
+    *,
+    via: LinkSource | None = None,
 ) -> Hand:
     """Append a hand to the table. `expected_number` is the number the form showed: if someone
-    else saved that hand meanwhile, refuse rather than record the same hand twice."""
+    else saved that hand meanwhile, refuse rather than record the same hand twice.
+
+    `client_id` is made by the browser once per entry: when a hand with that id exists already
+    (the reply to an earlier save was lost, or the offline queue sent it again), that hand is
+    returned unchanged with `resent` set to True, and nothing is written."""
     with transaction.atomic():
         night = _lock_night(table.night_id)
-        _check_open(night)
+        if client_id is not None:
+            earlier = Hand.objects.filter(client_id=client_id).first()
+            if earlier is not None:
+                if earlier.table_id != table.pk:
+                    raise HandConflict("This entry was already saved at another table.")
+                earlier.resent = True  # type: ignore[attr-defined]
+                return earlier
+        _check_open(night, user)
         # The season and rule set as locked: a ladder change or a rule set edit made meanwhile is
         # either finished (and read here) or waits for this hand (club.services.locks).
         table.night.season = night.season
@@ -294,54 +383,83 @@ def record_hand(
         last = table.hands.order_by("-number").values_list("number", flat=True).first()
         number = (last or 0) + 1
         if expected_number is not None and expected_number != number:
-            raise HandConflict(
-                f"Hand {number - 1} was saved by someone else while you were entering this one. "
-                "Check the sheet, then enter the hand again if it is still missing."
-            )
-        hand = Hand(table=table, number=number, rule_set=rule_set, entered_by=user, updated_by=user)
+            raise _moved_on(expected_number, number)
+        hand = Hand(
+            table=table,
+            number=number,
+            rule_set=rule_set,
+            entered_by=user,
+            updated_by=user,
+            client_id=client_id,
+            entered_via=via.link if via else None,
+            awaiting_confirmation=_awaits_confirmation(night, via),
+        )
         apply_result(hand, scored)
         try:
             with transaction.atomic():
                 hand.save()
         except IntegrityError:
             raise HandConflict(
-                f"Hand {number} was saved by someone else at the same moment. Check the sheet."
+                f"Hand {number} was saved by someone else at the same moment. Check the sheet.",
+                next_number=number + 1,
             ) from None
+        hand.resent = False  # type: ignore[attr-defined]
         _write_lines(hand, scored)
-        _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand))
+        grades.hand_saved(hand)
+        _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand), via)
+        publish.after_correction(night, user)
     return hand
 
 
-def update_hand(hand: Hand, entry: HandEntry, user: AbstractBaseUser, version: int) -> Hand:
+def update_hand(
+    hand: Hand,
+    entry: HandEntry,
+    user: AbstractBaseUser | None,
+    version: int,
+    *,
+    via: LinkSource | None = None,
+) -> Hand:
     """Correct a hand; refused if it changed since the form was opened (`version`)."""
     with transaction.atomic():
         night = _lock_night(hand.table.night_id)
-        _check_open(night)
+        _check_open(night, user)
         current = _locked_hand(hand, night, "changed")
         if current.version != version:
             raise HandConflict(
-                f"Hand {current.number} was changed by someone else after you opened it. "
-                "Your change was not saved: look at the hand again and redo it."
+                f"Hand {current.number} was changed by someone else after you opened it, so "
+                "your correction was not saved. Their version is beside yours: save yours to "
+                "replace it, or cancel to keep theirs.",
+                current=current,
             )
         before = snapshot(current)
         # A hand keeps the rules it was scored under (DESIGN.md section 4).
         scored = score_entry(current.table, entry, current.rule_set.rules)
         apply_result(current, scored)
         current.updated_by = user
+        current.entered_via = via.link if via else None
+        current.awaiting_confirmation = _awaits_confirmation(current.table.night, via)
         current.version = F("version") + 1
         current.save()
         current.refresh_from_db()
         current.score_lines.all().delete()
         _write_lines(current, scored)
-        _audit(current, user, AuditEvent.Action.UPDATE, before, snapshot(current))
+        grades.hand_saved(current)
+        _audit(current, user, AuditEvent.Action.UPDATE, before, snapshot(current), via)
+        publish.after_correction(current.table.night, user)
     return current
 
 
-def delete_hand(hand: Hand, user: AbstractBaseUser, version: int | None = None) -> None:
+def delete_hand(
+    hand: Hand,
+    user: AbstractBaseUser | None,
+    version: int | None = None,
+    *,
+    via: LinkSource | None = None,
+) -> None:
     """Delete a hand; the later hands at the table move up one so the numbering has no gap."""
     with transaction.atomic():
         night = _lock_night(hand.table.night_id)
-        _check_open(night)
+        _check_open(night, user)
         current = _locked_hand(hand, night, "deleted")
         if version is not None and current.version != version:
             raise HandConflict(
@@ -350,12 +468,14 @@ def delete_hand(hand: Hand, user: AbstractBaseUser, version: int | None = None) 
             )
         before = snapshot(current)
         table, number = current.table, current.number
-        _audit(current, user, AuditEvent.Action.DELETE, before, None)
+        _audit(current, user, AuditEvent.Action.DELETE, before, None, via)
+        grades.hand_deleting(current)
         current.delete()
         # One at a time, lowest first, so the (table, number) constraint never sees a duplicate.
         for later in table.hands.filter(number__gt=number).order_by("number"):
             later.number -= 1
             later.save(update_fields=["number"])
+        publish.after_correction(night, user)
 
 
 def close_night(night: Night, user: AbstractBaseUser) -> None:
@@ -365,6 +485,18 @@ def close_night(night: Night, user: AbstractBaseUser) -> None:
         locked = _lock_night(night.pk)
         if locked.is_closed:
             raise HandConflict("This night is already closed.")
+        waiting = list(
+            Hand.objects.filter(table__night=locked, awaiting_confirmation=True)
+            .order_by("table__round_number", "table__number", "number")
+            .values_list("table__number", "number")
+        )
+        if waiting:
+            which = ", ".join(f"table {t} hand {n}" for t, n in waiting[:10])
+            more = f" and {len(waiting) - 10} more" if len(waiting) > 10 else ""
+            raise HandConflict(
+                f"{len(waiting)} hand(s) still wait for a second player's confirmation "
+                f"({which}{more}). Confirm or correct them on the night page, then close it."
+            )
         locked.status = Night.Status.CLOSED
         locked.closed_at = timezone.now()
         locked.closed_by = user
@@ -376,6 +508,7 @@ def close_night(night: Night, user: AbstractBaseUser) -> None:
             action=AuditEvent.Action.CLOSE,
             subject=str(night),
         )
+        publish.on_close(locked, user)
 
 
 def reopen_night(night: Night, user: AbstractBaseUser) -> None:
@@ -383,6 +516,7 @@ def reopen_night(night: Night, user: AbstractBaseUser) -> None:
         locked = _lock_night(night.pk)
         if not locked.is_closed:
             raise HandConflict("This night is already open.")
+        publish.on_reopen(locked, user)  # no longer provisional nor published (issue 11)
         locked.status = Night.Status.OPEN
         locked.closed_at = None
         locked.closed_by = None

@@ -30,7 +30,9 @@ from club.models import (
     Table,
     Tournament,
 )
+from club.models.audit import night_label
 from club.names import name_key, normalise_name
+from club.services import grades
 from club.services.locks import NightGone, lock_night, lock_rule_sets, lock_season
 
 
@@ -350,6 +352,7 @@ def delete_night(night: Night, user: AbstractBaseUser | None = None) -> NightCon
             .annotate(net=Sum("amount"))
             .order_by("player__name")
         }
+        grades.night_deleting(locked)
         ScoreLine.objects.filter(night=locked).delete()
         Hand.objects.filter(table__night=locked).delete()
         locked.delete()
@@ -357,6 +360,7 @@ def delete_night(night: Night, user: AbstractBaseUser | None = None) -> NightCon
             AuditEvent.objects.create(
                 club_id=locked.season.club_id,
                 night=None,
+                night_label=night_label(locked),
                 user=user,
                 action=AuditEvent.Action.DELETE,
                 subject=str(locked),

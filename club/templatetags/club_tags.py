@@ -36,6 +36,12 @@ def amount_cell(amount: int | None, club: Club) -> str:
     return format_html('<span class="{}">{}</span>', css, club.format_amount(amount, signed=True))
 
 
+@register.filter
+def get_item(mapping: dict | None, key: object) -> object:
+    """`{{ mapping|get_item:key }}`: a dict's value, or None."""
+    return (mapping or {}).get(key)
+
+
 @register.simple_tag(takes_context=True)
 def user_can(context: template.Context, club: Club, power: str) -> bool:
     """`{% user_can club "manage" as can_manage %}`: power is read, score or manage."""
@@ -43,3 +49,10 @@ def user_can(context: template.Context, club: Club, power: str) -> bool:
     if request is None:
         return False
     return access.can(request.user, club, power)
+
+
+@register.simple_tag(takes_context=True)
+def table_url(context: template.Context, action: str, hand_id: int | None = None) -> str:
+    """`{% table_url "edit" hand.pk as url %}`: the table page's action URLs, for a member of
+    the club or for the table's link, whichever way the page was opened (hands.TableRoute)."""
+    return context["route"].url(action, hand_id)

@@ -26,8 +26,10 @@ from club.forms.nights import (
 )
 from club.models import Club, Night, Player
 from club.queries.night import TableSummary, audit_trail, club_nights, night_summary, night_tables
+from club.queries.table_links import unconfirmed_hands
 from club.services import setup as services
 from club.services.hands import HandConflict, close_night, reopen_night
+from club.views import ledger as ledger_views
 
 TABLES_PREFIX = "tables"
 
@@ -132,17 +134,22 @@ def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
     club = access.get_club(request, slug)
     night = access.get_night(request, club, night_id)
     can_manage = access.can(request.user, club, access.MANAGE)
+    can_score = access.can(request.user, club, access.SCORE)
+    after_the_night = ledger_views.night_context(request, club, night)  # issue 11
     return render(
         request,
         "club/nights/detail.html",
         {
+            # Hands entered through a table's link that wait for a second player.
+            "unconfirmed": unconfirmed_hands(night) if can_score else [],
             "club": club,
             "night": night,
             "summary": night_summary(night),
             "tournament": getattr(night, "tournament", None),
             "trail": audit_trail(night, club) if can_manage else None,
             "can_manage": can_manage,
-            "can_score": access.can(request.user, club, access.SCORE),
+            "can_score": can_score,
+            **after_the_night,
         },
     )
 
@@ -157,7 +164,8 @@ def _close_or_reopen(request: HttpRequest, slug: str, night_id: int, closing: bo
             messages.error(request, str(error))
         else:
             if closing:
-                messages.success(request, f"{night} is closed: the settle-up below is final.")
+                night.refresh_from_db()
+                messages.success(request, ledger_views.closed_message(night))
             else:
                 messages.success(request, f"{night} is open again: hands can be changed.")
         return redirect("night_detail", slug=club.slug, night_id=night.pk)
@@ -169,6 +177,7 @@ def _close_or_reopen(request: HttpRequest, slug: str, night_id: int, closing: bo
             "night": night,
             "closing": closing,
             "summary": night_summary(night) if closing else None,
+            "unconfirmed": unconfirmed_hands(night) if closing else [],
         },
     )
 

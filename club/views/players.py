@@ -16,6 +16,8 @@ from club.models import Club
 from club.queries import player as pq
 from club.queries import standings as sq
 from club.tables import format_average, format_measure
+from club.views import grades as grade_views
+from club.views import ledger as ledger_views
 from club.views.standings import value_formatter
 
 
@@ -41,6 +43,7 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
     seasons = sq.club_seasons(club)
     season = sq.pick_season(seasons, request.GET.get("season"))
     context: dict = {"club": club, "player": player, "seasons": seasons, "season": season}
+    context.update(ledger_views.player_context(request, club, player))  # issue 11
     if season is None:
         return render(request, "club/player_detail.html", context)
     points = season.standings_method == "points"
@@ -96,6 +99,7 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
             value_format=fmt,
             chart_id="player",
         )
+    context.update(grade_views.player_sections(request, club, player, season, contract_rows))
     context.update(
         totals=totals,
         net=money(totals.net),

@@ -30,6 +30,7 @@ from club.forms.setup import (
     SeasonForm,
 )
 from club.models import Club, Hand, Role, ScoreLine, Season
+from club.services import lockouts
 from club.services import setup as services
 
 ROLE_ORDER = [Role.SECRETARY, Role.SCORER, Role.VIEWER]
@@ -287,6 +288,7 @@ def _member_list(
             "rows": rows,
             "add_form": add_form or AddMemberForm(club=club),
             "new_user_form": new_user_form or NewUserForm(),
+            "locked": lockouts.locked_until(club),
         },
     )
 

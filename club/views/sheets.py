@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from django.core.cache import cache
 from django.db.models import Count, Max
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.urls import path
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
+from django.utils.http import parse_etags, quote_etag
 
 from club import access
 from club.access import club_reader, login_if_hidden
@@ -17,23 +19,39 @@ from club.models import Club, Seat
 from club.pdf import sheets
 from club.pdf.render import file_name, pdf_response, render_pdf, sheet_response
 from club.queries import standings as sq
+from club.services import sheet_cache
 from club.views.standings import standings_for
+from club.views.table_links import table_qr_codes
 
 
 @login_if_hidden
 def night_sheet(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
+    """A closed night's sheet is rendered once and kept (club.services.sheet_cache), with an
+    ETag; an open night's is rendered each time, as its hands change."""
     club = access.get_club(request, slug)
     night = access.get_night(request, club, night_id)
-    context = {
-        "club": club,
-        "night": night,
-        "sheet": sheets.night_sheet(night),
-        "sheet_title": f"Settlement sheet · {night}",
-        "printed_at": timezone.localtime(),
-    }
-    return sheet_response(
-        "club/pdf/night_sheet.html", context, file_name("club-night", night.date), request
-    )
+    name = file_name("club-night", night.date)
+
+    def render() -> bytes:
+        context = {
+            "club": club,
+            "night": night,
+            "sheet": sheets.night_sheet(night),
+            "sheet_title": f"Settlement sheet · {night}",
+            "printed_at": timezone.localtime(),
+        }
+        return render_pdf("club/pdf/night_sheet.html", context, request)
+
+    if not night.is_closed:
+        return pdf_response(render(), name)
+    tag = quote_etag(sheet_cache.fingerprint(night))
+    if tag in parse_etags(request.headers.get("If-None-Match", "")):
+        response = HttpResponseNotModified()
+        patch_cache_control(response, private=True, no_cache=True)
+    else:
+        response = pdf_response(sheet_cache.final_sheet(night, tag.strip('"'), render), name)
+    response["ETag"] = tag
+    return response
 
 
 # Blank score cards take a second or more to lay out. A public club's cards are open to anyone,
@@ -63,6 +81,8 @@ def score_cards(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
         "rule_set": rule_set,
         "stakes": sheets.stakes(rule_set.name, rule_set.rules),
         "cards": sheets.score_cards(night, hands),
+        # Each table's link as a QR code, when a secretary prints the cards of an open night.
+        "qr_codes": table_qr_codes(request, club, night),
         "sheet_title": f"Score cards · {night}",
         "printed_at": timezone.localtime(),
     }

@@ -6,7 +6,6 @@ visitor is sent to log in and a logged-in outsider gets a 404.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -20,10 +19,11 @@ from django.utils.safestring import SafeString
 from django.utils.text import slugify
 from django_tables2 import RequestConfig
 
-from club import access, charts
+from club import access, charts, csv_safety
 from club.models import Club, Season
 from club.queries import standings as q
 from club.tables import PER_PAGE, StandingsTable, format_average, format_measure
+from club.views import grades as grade_views
 
 CHART_PLAYERS = 8  # the leaders drawn on the season chart
 
@@ -131,7 +131,7 @@ def standings(request: HttpRequest, club: Club) -> HttpResponse:
     context: dict[str, Any] = {"club": club, "page": page, "season": page.season}
     ladder = page.ladder
     if ladder is not None:
-        table = StandingsTable(ladder, club)
+        table = StandingsTable(ladder, club, **grade_views.standings_columns(request, club, ladder))
         RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
         shown = [bound.record for bound in table.page.object_list]
         leaders = ladder.rows[:CHART_PLAYERS]
@@ -176,7 +176,7 @@ def standings_csv(request: HttpRequest, club: Club) -> HttpResponse:
     name = slugify(f"{club.slug} {page.ladder.season.name} standings")
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
-    writer = csv.writer(response)
+    writer = csv_safety.writer(response)
     for row in table.as_values():
         writer.writerow(row)
     return response

@@ -32,6 +32,7 @@ from club.pdf.sheets import ScoreCard, card_rows, stakes
 from club.queries import leaderboard as lq
 from club.queries.night import TableSummary
 from club.services import tournaments as services
+from club.views.table_links import table_qr_codes
 
 PAGES = "club/tournaments"
 BOARD = f"{PAGES}/leaderboard.html#board"
@@ -326,7 +327,14 @@ def leaderboard(request: HttpRequest, slug: str, tournament_id: int) -> HttpResp
     """The projector page: the leaderboard in large type, refreshed by htmx every few seconds."""
     club, tournament = _tournament(request, slug, tournament_id)
     context = _context(request, club, tournament, projector=True, **_board(club, tournament))
-    return render(request, f"{PAGES}/leaderboard.html", context)
+    response = render(request, f"{PAGES}/leaderboard.html", context)
+    origins = club.projector_embed_origins.split()
+    if origins:
+        # The club's own site may frame this page (and only this page): CSP's frame-ancestors
+        # names it; X-Frame-Options cannot name a site, so it is left off here.
+        response.xframe_options_exempt = True
+        response._csp_replace = {"frame-ancestors": origins}  # read by django-csp's middleware
+    return response
 
 
 @never_cache
@@ -411,6 +419,8 @@ def tournament_cards_pdf(request: HttpRequest, slug: str, tournament_id: int) ->
         f"Table cards · {tournament} · round {round_number}",
         round_number=round_number,
         cards=cards,
+        # Each table's link as a QR code, for a secretary, while the night takes hands.
+        qr_codes=table_qr_codes(request, club, tournament.night),
     )
     name = file_name("table-cards", tournament.name, f"round {round_number}")
     return sheet_response("club/pdf/tournament_cards.html", context, name, request)

@@ -1,44 +1,628 @@
-// The table page: show only the fields the chosen contract uses, and say so when a change could
-// not reach the server. htmx does the rest (preview, save, focus on the first field).
+// The table page: show only the fields the chosen contract uses; say every outcome of Save next
+// to the Save button; keep a half-typed hand as a draft in the browser; keep hands saved with no
+// connection in the outbox (static/js/offline-queue.js) and send them, in order, when it returns;
+// refresh the sheet when another device changes it. htmx does the rest (preview, save, focus).
 (function () {
   "use strict";
 
+  var Outbox = window.SoloOutbox;
+  var POLL_MS = 10000;
+  var RETRY_MS = 5000;
+  var pending = []; // the outbox as last read, so a click can decide at once where a save goes
+  var etag = "";
+  var flushing = false;
+
+  // --- the page's parts --------------------------------------------------------------------------
+
+  function outboxEl() { return document.getElementById("outbox"); }
+  function handForm() { return document.getElementById("hand-form"); }
+  function tableKey() { var o = outboxEl(); return o ? o.dataset.table : ""; }
+  function isNewHandForm(form) { return form && form.dataset.mode === "new"; }
+  function field(form, name) { return form.querySelector("[name=" + name + "]"); }
+
+  function csrfToken() {
+    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    if (input) return input.value;
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (error) {
+      return "";
+    }
+  }
+
+  function newId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    var h = Array.prototype.map.call(b, function (x) { return (x + 256).toString(16).slice(1); }).join("");
+    return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
+  }
+
   function showFieldsFor(form) {
-    var contract = form.querySelector("select[name=contract]");
+    var contract = field(form, "contract");
     if (!contract) return;
     var value = contract.value || "none";
-    form.querySelectorAll("[data-show-for]").forEach(function (field) {
-      field.hidden = field.dataset.showFor.split(" ").indexOf(value) === -1;
+    form.querySelectorAll("[data-show-for]").forEach(function (slot) {
+      slot.hidden = slot.dataset.showFor.split(" ").indexOf(value) === -1;
       // A hidden field is not sent: the server refuses, say, a partner sent with a solo.
-      field.querySelectorAll("input, select, textarea").forEach(function (input) {
-        input.disabled = field.hidden;
+      slot.querySelectorAll("input, select, textarea").forEach(function (input) {
+        input.disabled = slot.hidden;
       });
     });
   }
 
-  document.addEventListener("change", function (event) {
-    if (event.target.name === "contract" && event.target.form) showFieldsFor(event.target.form);
-  });
+  // --- messages: beside Save when the entry form is there, else above the sheet ------------------
 
-  function say(text) {
+  function say(text, kind, inEntry) {
+    var box = inEntry !== false ? document.getElementById("save-status") : null;
+    if (box) {
+      box.replaceChildren();
+      if (text) {
+        var p = document.createElement("p");
+        p.className = "message" + (kind ? " " + kind : "");
+        p.setAttribute("role", kind === "error" ? "alert" : "status");
+        p.textContent = text;
+        box.appendChild(p);
+      }
+      return;
+    }
     var status = document.getElementById("sheet-status");
     if (!status) return;
     status.textContent = text;
     status.hidden = !text;
   }
 
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail.successful || event.detail.xhr.status === 409 || event.detail.xhr.status === 422) {
-      say("");
+  function fromEntry(event) {
+    var elt = event.detail && event.detail.elt;
+    return !!(elt && elt.closest && elt.closest("#entry"));
+  }
+
+  function isSave(event) {
+    var elt = event.detail && event.detail.elt;
+    return !!(elt && elt.id === "save-hand");
+  }
+
+  // --- drafts: a half-typed hand survives a reload -----------------------------------------------
+
+  var SKIP = { csrfmiddlewaretoken: 1, client_id: 1, expected_number: 1, version: 1 };
+
+  function draftKey() { return "solo-draft:" + tableKey(); }
+
+  function formFields(form) {
+    var pairs = [];
+    new FormData(form).forEach(function (value, name) { pairs.push([name, String(value)]); });
+    return pairs;
+  }
+
+  function typed(form) {
+    var contract = form && field(form, "contract");
+    return !!(contract && contract.value);
+  }
+
+  function keepDraft() {
+    var form = handForm();
+    if (!isNewHandForm(form) || !tableKey()) return;
+    if (!typed(form)) {
+      localStorage.removeItem(draftKey());
+      return;
+    }
+    var fields = formFields(form).filter(function (pair) { return !SKIP[pair[0]]; });
+    localStorage.setItem(draftKey(), JSON.stringify({ number: form.dataset.number, fields: fields }));
+  }
+
+  function dropDraft() {
+    if (tableKey()) localStorage.removeItem(draftKey());
+  }
+
+  function restoreDraft() {
+    var form = handForm();
+    if (!isNewHandForm(form) || typed(form) || !tableKey()) return;
+    var draft;
+    try {
+      draft = JSON.parse(localStorage.getItem(draftKey()) || "null");
+    } catch (error) {
+      draft = null;
+    }
+    if (!draft || !draft.fields) return;
+    var dealer = field(form, "dealer");
+    var dealerBefore = dealer ? dealer.value : "";
+    draft.fields.forEach(function (pair) {
+      var input = field(form, pair[0]);
+      if (input) input.value = pair[1];
+    });
+    showFieldsFor(form);
+    var note = "Your unsaved hand is back in the form (kept on this device): check it and save it.";
+    if (draft.number && draft.number !== form.dataset.number) {
+      note = "Your unsaved hand, typed as hand " + draft.number + ", is back in the form as hand " +
+        form.dataset.number + ": check it before saving.";
+    }
+    // Another dealer changes who plays at a table of five: let the server draw the form again.
+    var changed = dealer && dealer.value !== dealerBefore ? dealer : field(form, "contract");
+    changed.dispatchEvent(new Event("change", { bubbles: true }));
+    say(note, "warning");
+  }
+
+  // --- the preview never shows errors for fields as they were ------------------------------------
+
+  document.addEventListener("input", markPreviewStale);
+  document.addEventListener("change", function (event) {
+    if (event.target.name === "contract" && event.target.form) showFieldsFor(event.target.form);
+    markPreviewStale(event);
+    if (event.target.form && event.target.form.id === "hand-form") keepDraft();
+  });
+  document.addEventListener("input", function (event) {
+    if (event.target.form && event.target.form.id === "hand-form") keepDraft();
+  });
+
+  function markPreviewStale(event) {
+    if (!event.target.form || event.target.form.id !== "hand-form") return;
+    var preview = document.getElementById("preview");
+    if (preview) preview.classList.add("stale");
+  }
+
+  function serial(pairs) {
+    return pairs.filter(function (p) { return p[0] !== "csrfmiddlewaretoken"; })
+      .map(function (p) { return p[0] + "=" + p[1]; }).sort().join("&");
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "preview") return;
+    var form = handForm();
+    var asked = event.detail.requestConfig && event.detail.requestConfig.formData;
+    if (form && asked && serial(formFields(form)) !== serial(Array.from(asked.entries()))) {
+      // The fields changed since this preview was asked for: a newer one is on its way.
+      event.detail.shouldSwap = false;
     }
   });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "preview") {
+      event.detail.target.classList.remove("stale");
+    }
+  });
+
+  // --- saving: online through htmx, offline into the outbox --------------------------------------
+
+  function describe(form) {
+    function label(name) {
+      var input = field(form, name);
+      if (!input || !input.value) return "";
+      return input.tagName === "SELECT" ? input.options[input.selectedIndex].text : input.value;
+    }
+    var text = label("contract");
+    var who = [label("declarer"), label("partner")].filter(Boolean).join(" & ");
+    if (who && field(form, "contract").value !== "all_passed") text += " by " + who;
+    if (label("tricks") && field(form, "contract").value !== "all_passed") {
+      text += ", " + label("tricks") + " tricks";
+    }
+    return text;
+  }
+
+  function missing(form) {
+    var contract = field(form, "contract").value;
+    if (!contract) return "Choose the contract (or All passed).";
+    if (contract === "all_passed") {
+      var last = field(form, "last_trick_by");
+      return last && !last.value ? "Who took the last trick?" : "";
+    }
+    if (!field(form, "declarer").value) return "Choose who declared.";
+    if (contract === "prop_cop" && field(form, "partner") && !field(form, "partner").value) {
+      return "Prop & Cop needs a partner.";
+    }
+    if (field(form, "tricks").value === "") return "Enter the tricks the declaring side won (0 to 13).";
+    return "";
+  }
+
+  function keepOffline(form, reason) {
+    var problem = missing(form);
+    if (problem) {
+      say("No connection, and this hand is not complete: " + problem + " Nothing was kept yet.", "error");
+      return;
+    }
+    var number = parseInt(form.dataset.number, 10);
+    var item = {
+      id: field(form, "client_id").value || newId(),
+      url: form.getAttribute("action"),
+      number: number,
+      fields: formFields(form),
+      summary: describe(form),
+      at: Date.now(),
+    };
+    item.fields.forEach(function (pair) { if (pair[0] === "client_id") pair[1] = item.id; });
+    Outbox.add(tableKey(), item).then(function (items) {
+      pending = items;
+      dropDraft();
+      nextHandOffline(form, number + 1);
+      renderOutbox();
+      say(reason + " Hand " + number + " (" + item.summary + ") is kept on this device, waiting to " +
+        "send: it goes by itself when the connection returns.", "warning");
+    });
+  }
+
+  // With no server to ask, move the form on to the next hand from the plan the page came with.
+  function nextHandOffline(form, number) {
+    var planEl = document.getElementById("entry-plan");
+    var plan = planEl ? JSON.parse(planEl.textContent) : null;
+    var hand = plan && plan.hands.filter(function (h) { return h.number === number; })[0];
+    ["contract", "declarer", "partner", "tricks", "revoke_by", "last_trick_by", "notes"].forEach(function (name) {
+      var input = field(form, name);
+      if (input) input.value = "";
+    });
+    field(form, "expected_number").value = number;
+    field(form, "client_id").value = newId();
+    form.dataset.number = String(number);
+    if (hand) {
+      field(form, "dealer").value = hand.dealer;
+      var trump = field(form, "trump");
+      if (trump) trump.value = hand.trump;
+      ["declarer", "partner", "revoke_by", "last_trick_by"].forEach(function (name) {
+        var select = field(form, name);
+        if (!select) return;
+        var blank = select.options[0] && !select.options[0].value ? select.options[0].cloneNode(true) : null;
+        select.replaceChildren();
+        if (blank) select.appendChild(blank);
+        Object.keys(plan.players).forEach(function (id) {
+          if (id === hand.out) return;
+          var option = document.createElement("option");
+          option.value = id;
+          option.textContent = plan.players[id];
+          select.appendChild(option);
+        });
+        select.value = "";
+      });
+      var facts = form.querySelector(".hand-facts");
+      if (facts) {
+        facts.replaceChildren(document.createTextNode("Dealer "), strong(plan.players[hand.dealer]));
+        if (hand.out) facts.append(" · ", strong(plan.players[hand.out]), " sits out");
+        if (hand.trumpLabel) facts.append(" · trumps this hand ", strong(hand.trumpLabel));
+      }
+    }
+    var title = document.getElementById("entry-title");
+    if (title) title.textContent = "Hand " + number;
+    var button = document.getElementById("save-hand");
+    if (button) button.textContent = "Save hand " + number;
+    var preview = document.getElementById("preview");
+    if (preview) {
+      preview.replaceChildren();
+      var p = document.createElement("p");
+      p.className = "muted";
+      p.textContent = "Offline: the result and amounts show once the hand reaches the server.";
+      preview.appendChild(p);
+    }
+    showFieldsFor(form);
+    field(form, "contract").focus();
+  }
+
+  function strong(text) {
+    var s = document.createElement("strong");
+    s.textContent = text || "";
+    return s;
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (!isSave(event)) return;
+    var form = handForm();
+    if (!isNewHandForm(form)) {
+      if (!navigator.onLine) {
+        event.preventDefault();
+        say("No connection: the correction was not saved. It stays in the form: save it again " +
+          "when the connection returns.", "error");
+      }
+      return;
+    }
+    // Hands go in order: while some wait to be sent, this one waits behind them.
+    if (!navigator.onLine || pending.length) {
+      event.preventDefault();
+      keepOffline(form, navigator.onLine ? "Earlier hands are still being sent." : "No connection.");
+      flush();
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    var fresh = xhr && xhr.getResponseHeader("X-Sheet-ETag");
+    if (fresh) etag = fresh;
+    if (event.detail.successful || (xhr && (xhr.status === 409 || xhr.status === 422))) {
+      var top = document.getElementById("sheet-status");
+      if (top) top.hidden = true;
+    }
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || (target.id !== "entry" && !target.closest("#entry"))) return;
+    var form = handForm();
+    if (form && form.dataset.saved) dropDraft();
+    if (form) showFieldsFor(form);
+  });
+
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-discard-draft]")) dropDraft();
+  });
+
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr.status;
     say(status === 403
       ? "You are not allowed to change this sheet (log in as a scorer). Nothing was saved."
-      : "The server could not do that (error " + status + "). Nothing was saved: reload the page.");
+      : status === 429
+        ? "Too many saves at once from this device: wait a moment, then save again. Nothing was saved."
+        : "The server could not do that (error " + status + "). Nothing was saved: reload the page.",
+    "error", fromEntry(event));
   });
-  document.addEventListener("htmx:sendError", function () {
-    say("No connection to the server: nothing was saved. Check the connection and save again.");
+
+  document.addEventListener("htmx:sendError", function (event) {
+    var form = handForm();
+    if (isSave(event) && isNewHandForm(form)) {
+      // The save may have arrived and only its reply been lost: the outbox sends it again with
+      // the same id, and the server answers "already saved" rather than recording it twice.
+      keepOffline(form, "No answer from the server.");
+      return;
+    }
+    if (fromEntry(event) && event.detail.target && event.detail.target.id === "preview") {
+      var preview = document.getElementById("preview");
+      if (preview) preview.classList.add("stale");
+      return;
+    }
+    say("No connection to the server: nothing was saved. Check the connection and save again.",
+      "error", fromEntry(event));
   });
+
+  // --- the outbox: shown under the sheet, sent in order ------------------------------------------
+
+  function renderOutbox() {
+    var box = outboxEl();
+    if (!box) return;
+    var list = box.querySelector(".outbox-items");
+    list.replaceChildren();
+    pending.forEach(function (item) {
+      var li = document.createElement("li");
+      li.className = "outbox-item" + (item.problem ? " problem" : "");
+      li.dataset.id = item.id;
+      var line = document.createElement("p");
+      line.append(strong("Hand " + item.number), ": " + item.summary + " · ");
+      var state = document.createElement("span");
+      state.className = "outbox-state";
+      state.textContent = item.problem ? "not sent" : "waiting to send";
+      line.appendChild(state);
+      li.appendChild(line);
+      if (item.problem) {
+        var why = document.createElement("p");
+        why.className = "message error";
+        why.setAttribute("role", "alert");
+        why.textContent = item.problem.message;
+        li.appendChild(why);
+        var actions = document.createElement("div");
+        actions.className = "actions";
+        if (item.problem.kind === "moved-on") {
+          actions.appendChild(button("Save as hand " + item.problem.next, "as-next"));
+        } else {
+          actions.appendChild(button("Try again", "retry"));
+        }
+        actions.appendChild(button("Discard", "discard", "danger"));
+        li.appendChild(actions);
+      }
+      list.appendChild(li);
+    });
+    box.hidden = pending.length === 0;
+  }
+
+  function button(text, action, kind) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.textContent = text;
+    b.dataset.outboxAction = action;
+    if (kind) b.className = kind;
+    return b;
+  }
+
+  document.addEventListener("click", function (event) {
+    var b = event.target.closest && event.target.closest("[data-outbox-action]");
+    if (!b) return;
+    var id = b.closest(".outbox-item").dataset.id;
+    var item = pending.filter(function (i) { return i.id === id; })[0];
+    if (!item) return;
+    var action = b.dataset.outboxAction;
+    if (action === "discard") {
+      if (!window.confirm("Discard hand " + item.number + " (" + item.summary + ")? It will not be saved.")) return;
+      Outbox.remove(tableKey(), id).then(function (items) { pending = items; renderOutbox(); flush(); });
+      return;
+    }
+    if (action === "as-next") {
+      item.fields = item.fields.map(function (pair) {
+        if (pair[0] === "expected_number") return [pair[0], String(item.problem.next)];
+        if (pair[0] === "dealer" && item.problem.dealer) return [pair[0], item.problem.dealer];
+        return pair;
+      });
+      item.number = item.problem.next;
+    }
+    delete item.problem;
+    Outbox.update(tableKey(), item).then(function (items) { pending = items; renderOutbox(); flush(); });
+  });
+
+  function messageIn(html, selector) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    return Array.from(doc.querySelectorAll(selector)).map(function (el) {
+      return el.textContent.replace(/\s+/g, " ").trim();
+    }).filter(Boolean).join(" ");
+  }
+
+  function swapSheet(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var fresh = doc.getElementById("sheet");
+    var current = document.getElementById("sheet");
+    if (!fresh || !current) return;
+    fresh.removeAttribute("hx-swap-oob");
+    fresh = document.importNode(fresh, true);
+    current.replaceWith(fresh);
+    if (window.htmx) htmx.process(fresh);
+  }
+
+  function send(item) {
+    var body = new URLSearchParams();
+    var token = csrfToken();
+    item.fields.forEach(function (pair) {
+      body.append(pair[0], pair[0] === "csrfmiddlewaretoken" && token ? token : pair[1]);
+    });
+    return fetch(item.url, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { "HX-Request": "true", "X-CSRFToken": token },
+    });
+  }
+
+  function flush() {
+    var table = tableKey();
+    if (flushing || !navigator.onLine || !table) return;
+    var item = pending[0];
+    if (!item || item.problem) return;
+    flushing = true;
+    send(item).then(function (response) {
+      return response.text().then(function (html) {
+        var outcome = response.headers.get("X-Hand-Outcome");
+        if (outcome === "saved" || outcome === "resent") {
+          swapSheet(html);
+          etag = response.headers.get("X-Sheet-ETag") || etag;
+          return Outbox.remove(table, item.id).then(function (items) {
+            pending = items;
+            renderOutbox();
+            say(outcome === "resent"
+              ? "Hand " + item.number + " was already saved: it is on the sheet once."
+              : "Hand " + item.number + " sent and saved: " + item.summary + ".", "");
+            return true;
+          });
+        }
+        if (outcome === "moved-on") {
+          swapSheet(html);
+          item.problem = {
+            kind: "moved-on",
+            message: messageIn(html, "#save-status .message.error"),
+            next: parseInt(response.headers.get("X-Next-Number"), 10),
+            dealer: response.headers.get("X-Next-Dealer"),
+          };
+        } else if (outcome === "invalid") {
+          item.problem = {
+            kind: "invalid",
+            message: "The server refused it: " + messageIn(html, ".errorlist li, .errorlist.nonfield li"),
+          };
+        } else if (outcome === "closed") {
+          item.problem = { kind: "closed", message: messageIn(html, ".message.warning, .message.error") };
+        } else {
+          item.problem = {
+            kind: "error",
+            message: response.status === 403
+              ? "Not allowed: log in again (or open the table link again), then try again."
+              : "The server answered with error " + response.status + ": try again in a moment.",
+          };
+        }
+        return Outbox.update(table, item).then(function (items) {
+          pending = items;
+          renderOutbox();
+          return false;
+        });
+      });
+    }, function () {
+      setTimeout(flush, RETRY_MS); // still no connection
+      return false;
+    }).then(function (sent) {
+      flushing = false;
+      if (sent && pending.length) {
+        flush();
+      } else if (sent) {
+        freshFormIfUntouched();
+      }
+    }, function () {
+      flushing = false;
+    });
+  }
+
+  function freshFormIfUntouched() {
+    var form = handForm();
+    var box = outboxEl();
+    if (isNewHandForm(form) && !typed(form) && box && window.htmx) {
+      htmx.ajax("GET", box.dataset.formUrl, { target: "#entry", swap: "outerHTML" });
+    }
+  }
+
+  window.addEventListener("online", function () {
+    say("", "", false);
+    flush();
+    poll();
+  });
+  window.addEventListener("offline", function () {
+    if (handForm()) say("No connection: hands you save now are kept on this device and sent when it returns.", "warning");
+  });
+
+  // --- other devices: refresh the sheet when it changes elsewhere --------------------------------
+
+  function poll() {
+    var box = outboxEl();
+    if (!box || !navigator.onLine || document.visibilityState !== "visible" || flushing) return;
+    fetch(box.dataset.sheetUrl, {
+      headers: { "HX-Request": "true", "If-None-Match": etag },
+      cache: "no-store",
+      credentials: "same-origin",
+    }).then(function (response) {
+      if (response.status !== 200) return;
+      etag = response.headers.get("ETag") || etag;
+      return response.text().then(function (html) {
+        swapSheet(html);
+        movedOnElsewhere();
+      });
+    }, function () { /* offline: the next poll tries again */ });
+  }
+
+  function movedOnElsewhere() {
+    var form = handForm();
+    var count = parseInt((etag.split("-")[1] || ""), 10);
+    if (!isNewHandForm(form) || isNaN(count)) return;
+    var next = count + 1 + pending.length;
+    if (String(next) === form.dataset.number) return;
+    if (!typed(form)) {
+      freshFormIfUntouched();
+    } else {
+      say("The sheet changed on another device: it now has " + count + " hand" + (count === 1 ? "" : "s") +
+        ". When you save, yours will be offered as hand " + next + ".", "warning");
+    }
+  }
+
+  window.addEventListener("beforeunload", function (event) {
+    if ((isNewHandForm(handForm()) && typed(handForm())) || pending.length) {
+      // The draft and the outbox are kept anyway; asking first avoids leaving by mistake.
+      event.preventDefault();
+      event.returnValue = "";
+    }
+  });
+
+  // --- start ---------------------------------------------------------------------------------------
+
+  function start() {
+    var box = outboxEl();
+    if (!box) return;
+    etag = box.dataset.sheetEtag || "";
+    if ("serviceWorker" in navigator && box.dataset.swUrl) {
+      navigator.serviceWorker.register(box.dataset.swUrl).catch(function () { /* no offline copy */ });
+    }
+    restoreDraft();
+    Outbox.list(tableKey()).then(function (items) {
+      pending = items;
+      renderOutbox();
+      if (pending.length && isNewHandForm(handForm())) {
+        // The form is for the next hand on the server; the waiting hands come first.
+        var last = pending[pending.length - 1].number;
+        if (parseInt(handForm().dataset.number, 10) <= last && !typed(handForm())) {
+          nextHandOffline(handForm(), last + 1);
+        }
+      }
+      flush();
+    });
+    setInterval(function () { flush(); poll(); }, POLL_MS);
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
 })();

@@ -32,6 +32,26 @@ def browser_type_launch_args(browser_type_launch_args):
     }
 
 
+CSP_WORDS = "Content Security Policy"
+
+
+@pytest.fixture
+def page(page):
+    """Every browser test fails if Chromium refuses anything under the Content Security Policy
+    (it says so on the console: "Refused to apply inline style because it violates the
+    following Content Security Policy directive ..."). The list is `page.csp_violations`."""
+    violations: list[str] = []
+    page.on("console", lambda message: _note_violation(violations, message.text))
+    page.csp_violations = violations
+    yield page
+    assert violations == [], f"Content Security Policy violations: {violations}"
+
+
+def _note_violation(violations: list[str], text: str) -> None:
+    if CSP_WORDS in text:
+        violations.append(text)
+
+
 @pytest.fixture
 def logged_in(page, live_server, secretary):
     """A page logged in as the club's secretary."""
@@ -42,3 +62,12 @@ def logged_in(page, live_server, secretary):
     page.click("button[type=submit]")
     page.wait_for_load_state()
     return page
+
+
+@pytest.fixture
+def axe():
+    """`axe(page)` fails the test when axe-core finds a violation on the page as it stands
+    (the same as `a11y.assert_no_axe_violations`)."""
+    from a11y import assert_no_axe_violations
+
+    return assert_no_axe_violations

@@ -111,6 +111,8 @@ def test_delete_closes_the_gap_in_numbering(table4, players, secretary):
 
 def test_a_closed_night_refuses_changes_until_reopened(night, table4, players, secretary):
     ann, bob = players[:2]
+    night.season.club.correction_minutes = 0  # published at once: no correction window
+    night.season.club.save()
     close_night(night, secretary)
     with pytest.raises(HandConflict, match="closed"):
         record_hand(
@@ -120,6 +122,7 @@ def test_a_closed_night_refuses_changes_until_reopened(night, table4, players, s
     record_hand(table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), secretary)
     assert list(AuditEvent.objects.order_by("id").values_list("action", flat=True)) == [
         "close",
+        "update",  # the results published at once (issue 11)
         "reopen",
         "create",
     ]

@@ -103,7 +103,7 @@ def page(client, club, **params):
     response = client.get(url, params)
     assert response.status_code == 200
     rows, classes = table_text(response.content, "standings")
-    assert rows[0][:6] == COLUMNS[:6] and rows[0][-2:] == COLUMNS[-2:]
+    assert rows[0][:6] == COLUMNS[:6] and rows[0][-3:] == [COLUMNS[-2], "Grade", COLUMNS[-1]]
     return response, rows[1:], classes[1:]
 
 
@@ -254,10 +254,11 @@ def test_average_method_ranks_by_net_per_hand(client, season, players, secretary
     assert [r[1] for r in rows] == sorted(average, key=lambda n: (-average[n], n))
     for row in rows:
         value = average[row[1]]
-        exact = Decimal(value.numerator) / Decimal(value.denominator) / 100
-        text = f"{abs(exact).quantize(Decimal('0.0001'))}"
-        sign = "+" if value > 0 else "-" if value < 0 else ""
-        assert row[7] == f"{sign}£{text}"
+        pence = Decimal(value.numerator) / Decimal(value.denominator)
+        shown = pence.quantize(Decimal(1) if value.denominator == 1 else Decimal("0.1"))
+        assert abs(shown) < 100  # these averages are all under £1: pence (issue 13.7)
+        sign = "+" if shown > 0 else "-" if shown < 0 else ""
+        assert row[7] == f"{sign}{abs(shown)}p"
         assert row[0] == str(ranks[row[1]])
 
 
@@ -286,7 +287,10 @@ def test_a_player_new_on_the_last_night_is_marked_new(client, season, players, s
     assert by_name(rows)["Ivy"][9] == "new"
 
 
-def test_csv_is_exactly_what_the_table_shows(client, season, players, secretary):
+def test_csv_is_what_the_table_shows(client, season, players, secretary):
+    """The same rows, columns and text, except: the average per hand in full (the page says
+    "+3p", issue 13.7) and no cell a spreadsheet would run as a formula (issue 13.4: the move
+    column's "=" is written "'=", which a spreadsheet shows as "=")."""
     season.min_nights = 2
     season.save()
     build(season, players, secretary)
@@ -298,8 +302,19 @@ def test_csv_is_exactly_what_the_table_shows(client, season, players, secretary)
     assert exported.status_code == 200 and exported["Content-Type"].startswith("text/csv")
     assert "attachment" in exported["Content-Disposition"]
     lines = list(csv.reader(io.StringIO(exported.content.decode())))
-    assert lines[0] == headers[0][:-1]  # every column but the picture
-    assert lines[1:] == [row[:-1] for row in rows]
+    assert headers[0][-2:] == ["Grade", "Trend"]
+    assert lines[0] == headers[0][:-2]  # every column but the grade and the picture
+    average = headers[0].index("Per hand")
+    expected = []
+    for row in rows:
+        line = ["'=" if cell == "=" else cell for cell in row[:-2]]
+        pence = Fraction(int(row[average][:-1].replace(".", "")), 10 if "." in row[average] else 1)
+        line[average] = lines[1 + len(expected)][average]
+        csv_pence = Fraction(line[average].replace("£", "")) * 100
+        assert abs(csv_pence - pence) <= Fraction(1, 20), (row, line)  # the page rounds the CSV
+        assert len(line[average].split(".")[1]) == 4  # to a hundredth of a penny
+        expected.append(line)
+    assert lines[1:] == expected
     assert len(lines) == 1 + 8
 
 
@@ -399,7 +414,8 @@ def test_standings_queries_do_not_grow_with_the_season(
     many_nights(season, players, secretary, nights)
     client.force_login(secretary)
     url = reverse("standings", args=[season.club.slug])
-    with django_assert_max_num_queries(10):
+    # 10, and 4 for the grade column (settings, opt-outs, grades, their course).
+    with django_assert_max_num_queries(14):
         assert client.get(url).status_code == 200
     with django_assert_max_num_queries(9):
         assert client.get(reverse("standings_csv", args=[season.club.slug])).status_code == 200
@@ -423,7 +439,7 @@ def test_sparklines_and_chart_show_cumulative_totals(client, season, players, se
         assert row[1:] == [money(season.club, v) for v in running[row[0]]]
     # Each row's trend line is labelled with where the player ends.
     for row in rows:
-        assert row[10].startswith(f"{row[1]}: {money(season.club, running[row[1]][-1])} over 3")
+        assert row[-1].startswith(f"{row[1]}: {money(season.club, running[row[1]][-1])} over 3")
 
 
 def test_a_long_range_draws_its_last_nights_from_the_total_before_them(
@@ -494,9 +510,12 @@ def test_a_new_ladder_rule_set_is_applied_by_rescoring(client, season, players, 
 def test_averages_are_exact_and_signed_only_when_not_zero(club):
     from club.tables import format_average
 
-    assert format_average(club, Fraction(137, 100)) == "+£0.0137"
-    assert format_average(club, Fraction(-3, 2)) == "-£0.0150"
-    assert format_average(club, Fraction(-18, 24856)) == "£0.0000"  # not "-£0.0000"
-    assert format_average(club, Fraction(3, 200)) == "+£0.0002"  # 0.00015: half to even
-    assert format_average(club, Fraction(1, 200)) == "£0.0000"  # 0.00005: half to even
+    def exact(value: Fraction) -> str:
+        return format_average(club, value, exact=True)
+
+    assert exact(Fraction(137, 100)) == "+£0.0137"
+    assert exact(Fraction(-3, 2)) == "-£0.0150"
+    assert exact(Fraction(-18, 24856)) == "£0.0000"  # not "-£0.0000"
+    assert exact(Fraction(3, 200)) == "+£0.0002"  # 0.00015: half to even
+    assert exact(Fraction(1, 200)) == "£0.0000"  # 0.00005: half to even
     assert format_average(club, Fraction(5, 3), points=True) == "+1.67 pts"

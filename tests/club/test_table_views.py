@@ -523,6 +523,8 @@ def test_a_closed_night_shows_the_sheet_only_and_refuses_changes(
 ):
     ann, bob = players[:2]
     hand = solo(table4, ann, bob, 5, secretary)
+    night.season.club.correction_minutes = 0  # published at once: no correction window
+    night.season.club.save()
     close_night(night, secretary)
     client.force_login(secretary)
     response = client.get(table_url(table4))

@@ -76,6 +76,14 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--sizes", default="10k,100k,1m", help="comma-separated: 10k,100k,1m")
         parser.add_argument("--runs", type=int, default=15, help="timed runs per figure")
+        parser.add_argument(
+            "--grades", metavar="SLUG", help="only the grade figures, for this club (see below)"
+        )
+        parser.add_argument(
+            "--ledger",
+            action="store_true",
+            help="only the after-the-night figures (club/ledger_bench.py): publishing, the ledger",
+        )
 
     def handle(self, *args: object, **options: object) -> None:
         sizes = [s.strip().lower() for s in str(options["sizes"]).split(",") if s.strip()]
@@ -83,6 +91,14 @@ class Command(BaseCommand):
         if unknown:
             raise CommandError(f"Unknown size {unknown[0]!r}: choose from {', '.join(SIZES)}")
         runs = int(options["runs"])  # type: ignore[arg-type]
+        if options["grades"]:
+            return self._grades(Club.objects.get(slug=options["grades"]), runs)
+        if options["ledger"]:
+            from club.ledger_bench import run
+
+            self.stdout.write(f"Database: {connection.vendor}")
+            run(self.stdout.write, runs)
+            return
         vendor = connection.vendor
         self.stdout.write(f"Database: {vendor} ({connection.settings_dict['NAME']})")
         header = (
@@ -102,7 +118,17 @@ class Command(BaseCommand):
         # Printed sheets (club/pdf/bench.py): our PDF views against WeasyPrint on the same HTML.
         from club.pdf.bench import bench_sheets, report
 
-        for line in report(bench_sheets(runs=max(3, runs // 3))):
+        timings, final = bench_sheets(runs=max(3, runs // 3))
+        for line in report(timings, final):
+            self.stdout.write(line)
+        self._grades(self._seed(sizes[-1]), runs)
+
+    def _grades(self, club: Club, runs: int) -> None:
+        """The Solo grade: a rebuild, and what it adds to a hand save (club/grades_bench.py)."""
+        from club.grades_bench import bench_grades
+        from club.grades_bench import report as grades_report
+
+        for line in grades_report(bench_grades(club, runs=max(runs, 10))):
             self.stdout.write(line)
 
     def _seed(self, size: str) -> Club:

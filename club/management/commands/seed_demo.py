@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from club.models import Club
-from club.services import demo
+from club.services import db_stats, demo
 
 
 class Command(BaseCommand):
@@ -20,6 +20,9 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
         parser.add_argument(
             "--reset", action="store_true", help="delete the club first if it exists"
+        )
+        parser.add_argument(
+            "--no-grades", action="store_true", help="do not rate the hands (rebuild_grades later)"
         )
         parser.add_argument(
             "--if-missing", action="store_true", help="do nothing when the club already exists"
@@ -49,6 +52,13 @@ class Command(BaseCommand):
             seed=int(options["seed"]),  # type: ignore[arg-type]
             name="Crown & Anchor Solo School" if slug == "demo" else f"Benchmark club {slug}",
         )
+        if not options["no_grades"]:
+            from club.services.grades import rebuild
+
+            rebuild(summary.club)
+        analysed = db_stats.analyze()  # a bulk load: fresh statistics for PostgreSQL's planner
+        if analysed:
+            self.stdout.write(f"Analysed {len(analysed)} tables for the query planner.")
         self.stdout.write(
             self.style.SUCCESS(
                 f"Club {summary.club.name!r} (/c/{slug}/): {summary.nights} nights, "

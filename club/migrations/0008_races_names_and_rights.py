@@ -36,7 +36,7 @@ def best_zero_nights_counts_every_night(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('club', '0004_tournaments'),
+        ('club', '0007_table_links'),
     ]
 
     operations = [

@@ -1,0 +1,35 @@
+"""The import upload: a club data file (.json) or a paper-sheet CSV, within the size limit."""
+
+from __future__ import annotations
+
+from django import forms
+
+from club.interchange import MAX_BYTES, MAX_MB
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label="Club data file or paper-sheet CSV",
+        help_text=f"A .json club data file, or a .csv of paper sheets; at most {MAX_MB} MB.",
+        error_messages={"required": "Choose the file to import.", "empty": "The file is empty."},
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,.csv,application/json,text/csv"}),
+    )
+
+    def clean_file(self):  # type: ignore[no-untyped-def]
+        upload = self.cleaned_data["file"]
+        # Refused from its size alone, before it is read, let alone parsed.
+        if upload.size >= MAX_BYTES:
+            raise forms.ValidationError(
+                f"The file is {upload.size / (1024 * 1024):.1f} MB: the limit is {MAX_MB} MB. "
+                "Export one season at a time and import each."
+            )
+        return upload
+
+    @property
+    def kind(self) -> str:
+        name = self.cleaned_data["file"].name.lower()
+        return "csv" if name.endswith((".csv", ".txt")) else "json"
+
+
+class ConfirmImportForm(forms.Form):
+    token = forms.CharField(widget=forms.HiddenInput)

@@ -1,0 +1,686 @@
+"""Reading a club data file into checked plain data, with no database.
+
+Every check that needs only the file is here: the format and version, unknown or missing keys,
+types, names that must be seated, hand numbers, tricks, rule sets the scoring core refuses, seasons
+whose dates do not contain their nights. Problems are collected, not raised one by one, so a
+secretary sees every mistake in a file at once, each with where it is (night date, table, hand,
+key; or the row of a paper sheet).
+
+Names are matched ignoring case (a club's player names are unique ignoring case) and stored as the
+file's player list spells them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import scoring
+from club.interchange import FORMAT, MAX_BYTES, MAX_MB, VERSION
+
+UNITS = ("pence", "cents", "points")
+TRUMPS = tuple(t.value for t in scoring.Trump)
+CONTRACT_KEYS = (*(c.value for c in scoring.Contract), scoring.ALL_PASSED)
+SLUG = re.compile(r"^[-a-zA-Z0-9_]+$")
+
+TOP_KEYS = ("format", "version", "exported_at", "club", "players", "rule_sets", "seasons", "nights")
+CLUB_KEYS = ("name", "slug", "unit", "public")
+PLAYER_KEYS = ("name", "active")
+RULE_SET_KEYS = ("name", "preset", "rules")
+SEASON_KEYS = ("name", "start", "end", "rule_set", "ladder_rule_set")
+NIGHT_KEYS = ("season", "date", "title", "closed", "tables")
+TABLE_KEYS = ("number", "round", "seats", "first_dealer", "hands")
+HAND_KEYS = (
+    "number",
+    "dealer",
+    "sitting_out",
+    "contract",
+    "declarer",
+    "partner",
+    "trump",
+    "tricks",
+    "revoke_by",
+    "last_trick_by",
+    "notes",
+    "amounts",
+)
+
+
+@dataclass(frozen=True)
+class Problem:
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.where else self.message
+
+
+class ImportRefused(Exception):
+    """The file cannot be imported; `problems` says every reason, each with where it is."""
+
+    def __init__(self, problems: Iterable[Problem | str]) -> None:
+        self.problems = [p if isinstance(p, Problem) else Problem("", p) for p in problems]
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass
+class ClubData:
+    name: str
+    slug: str
+    unit: str
+    public: bool
+
+
+@dataclass
+class PlayerData:
+    name: str
+    active: bool = True
+
+
+@dataclass
+class RuleSetData:
+    name: str
+    preset: str  # a scoring preset key when the rules are that preset's, else ""
+    rules: scoring.RuleSet
+    where: str = ""
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.rules.to_dict()
+
+
+@dataclass
+class SeasonData:
+    name: str
+    start: dt.date
+    end: dt.date
+    rule_set: str
+    ladder_rule_set: str | None
+    where: str = ""
+
+
+@dataclass
+class HandData:
+    number: int
+    dealer: str
+    sitting_out: str | None  # as the file gives it (checked against the rule set on import)
+    contract: str
+    declarer: str | None
+    partner: str | None
+    trump: str
+    tricks: int | None
+    revoke_by: str | None
+    last_trick_by: str | None
+    notes: str
+    amounts: dict[str, int] | None
+    where: str = ""
+
+
+@dataclass
+class TableData:
+    number: int
+    round: int | None
+    seats: list[str]
+    first_dealer: int  # seat index
+    hands: list[HandData] = field(default_factory=list)
+    where: str = ""
+    label: str = ""  # where, without the paper sheet's row
+    numbers: set[int] = field(default_factory=set)  # hand numbers read so far
+
+
+@dataclass
+class NightData:
+    season: str
+    date: dt.date
+    title: str
+    closed: bool
+    tables: list[TableData] = field(default_factory=list)
+    where: str = ""
+    label: str = ""  # where, without the paper sheet's row
+
+    @property
+    def is_tournament(self) -> bool:
+        return any(t.round is not None for t in self.tables)
+
+
+@dataclass
+class Document:
+    club: ClubData
+    players: list[PlayerData]
+    rule_sets: list[RuleSetData]
+    seasons: list[SeasonData]
+    nights: list[NightData]
+
+
+@dataclass(frozen=True)
+class Existing:
+    """What the club a file is imported into already has, for names the file may use without
+    defining them (a paper sheet names the club's players and seasons)."""
+
+    players: Mapping[str, str] = field(default_factory=dict)  # casefolded name -> name
+    rule_sets: frozenset[str] = frozenset()
+    seasons: Mapping[str, tuple[dt.date, dt.date]] = field(default_factory=dict)
+
+
+def check_size(size: int) -> None:
+    if size >= MAX_BYTES:
+        raise ImportRefused(
+            [
+                f"The file is {size / (1024 * 1024):.1f} MB: the limit is {MAX_MB} MB. "
+                "Export one season at a time (export_club --season) and import each."
+            ]
+        )
+
+
+def parse_json(raw: bytes | str) -> Any:
+    """The file's JSON value; refuses files over the limit before parsing them."""
+    check_size(len(raw))
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise ImportRefused(
+                [f"This is not a club data file: not UTF-8 text (byte {error.start})."]
+            ) from None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise ImportRefused(
+            [
+                f"This is not a club data file: not valid JSON (line {error.lineno}, column "
+                f"{error.colno}: {error.msg})."
+            ]
+        ) from None
+
+
+def read(
+    raw: bytes | str | Mapping[str, Any],
+    existing: Existing | None = None,
+    rows: Mapping[tuple[int, ...], int] | None = None,
+) -> Document:
+    """The checked document, or ImportRefused with every problem found.
+
+    `rows` maps (night, table, hand) indexes, or (night, table) for a table, to the paper sheet's
+    row numbers, so that problems in a CSV file say which row."""
+    value = raw if isinstance(raw, Mapping) else parse_json(raw)
+    reader = _Reader(existing or Existing(), rows or {})
+    document = reader.document(value)
+    if reader.problems or document is None:
+        raise ImportRefused(reader.problems)
+    return document
+
+
+def _keys(keys: Iterable[str]) -> str:
+    return ", ".join(f"'{k}'" for k in keys)
+
+
+def night_label(date: Any, title: str) -> str:
+    label = f"night {date}"
+    return f'{label} "{title}"' if title else label
+
+
+class _Reader:
+    def __init__(self, existing: Existing, rows: Mapping[tuple[int, ...], int]) -> None:
+        self.existing = existing
+        self.rows = rows
+        self.problems: list[Problem] = []
+        self.names: dict[str, str] = dict(existing.players)
+        # Every rule set the file names, valid or not: a season under a refused one is not
+        # reported again.
+        self.rule_set_names: set[str] = set()
+
+    def problem(self, where: str, message: str) -> None:
+        self.problems.append(Problem(where, message))
+
+    # Types ------------------------------------------------------------------------------------
+
+    def obj(
+        self, value: Any, where: str, keys: tuple[str, ...], required: tuple[str, ...]
+    ) -> dict[str, Any] | None:
+        if not isinstance(value, dict):
+            self.problem(where, "must be an object ({...})")
+            return None
+        unknown = [k for k in value if k not in keys]
+        if unknown:
+            noun = "key" if len(unknown) == 1 else "keys"
+            self.problem(
+                where, f"unknown {noun} {_keys(unknown)} (version {VERSION} has {_keys(keys)})"
+            )
+        for key in required:
+            if key not in value:
+                self.problem(where, f"the key '{key}' is missing")
+        return value
+
+    def text(
+        self, data: dict[str, Any], key: str, where: str, *, max_length: int, blank: bool = False
+    ) -> str:
+        value = data.get(key, "")
+        if value is None and blank:
+            return ""
+        if not isinstance(value, str):
+            self.problem(where, f"'{key}' must be text, not {json.dumps(value)}")
+            return ""
+        value = value.strip()
+        if not value and not blank and key in data:
+            self.problem(where, f"'{key}' cannot be empty")
+        if len(value) > max_length:
+            self.problem(where, f"'{key}' is longer than {max_length} characters")
+        return value
+
+    def boolean(self, data: dict[str, Any], key: str, where: str, default: bool) -> bool:
+        value = data.get(key, default)
+        if not isinstance(value, bool):
+            self.problem(where, f"'{key}' must be true or false, not {json.dumps(value)}")
+            return default
+        return value
+
+    def integer(
+        self, data: dict[str, Any], key: str, where: str, *, low: int, high: int | None = None
+    ) -> int | None:
+        value = data.get(key)
+        if isinstance(value, bool) or not isinstance(value, int):
+            if key in data:
+                self.problem(where, f"'{key}' must be a whole number, not {json.dumps(value)}")
+            return None
+        if value < low or (high is not None and value > high):
+            span = f"from {low} to {high}" if high is not None else f"{low} or more"
+            self.problem(where, f"'{key}' is {value}: it must be {span}")
+            return None
+        return value
+
+    def date(self, data: dict[str, Any], key: str, where: str) -> dt.date | None:
+        value = data.get(key)
+        if key not in data:
+            return None
+        if isinstance(value, str):
+            try:
+                return dt.date.fromisoformat(value)
+            except ValueError:
+                pass
+        self.problem(where, f"'{key}' must be a date written YYYY-MM-DD, not {json.dumps(value)}")
+        return None
+
+    def array(self, value: Any, where: str, key: str) -> list[Any]:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.problem(where, f"'{key}' must be a list ([...])")
+            return []
+        return value
+
+    # The document -----------------------------------------------------------------------------
+
+    def document(self, value: Any) -> Document | None:
+        if not isinstance(value, dict):
+            self.problem("", "This is not a club data file: it is not a JSON object.")
+            return None
+        if value.get("format") != FORMAT:
+            found = json.dumps(value.get("format"))
+            self.problem(
+                "", f"This is not a club data file: its format is {found}, not '{FORMAT}'."
+            )
+            return None
+        if value.get("version") != VERSION:
+            self.problem(
+                "",
+                f"This file is version {json.dumps(value.get('version'))} of the club data file; "
+                f"this app reads version {VERSION}.",
+            )
+            return None
+        self.obj(value, "file", TOP_KEYS, ("format", "version", "club"))
+        club = self.club(value.get("club"))
+        players = self.players(self.array(value.get("players"), "file", "players"))
+        rule_sets = self.rule_sets(self.array(value.get("rule_sets"), "file", "rule_sets"))
+        seasons = self.seasons(
+            self.array(value.get("seasons"), "file", "seasons"), {r.name for r in rule_sets}
+        )
+        nights = self.nights(self.array(value.get("nights"), "file", "nights"), seasons)
+        if club is None:
+            return None
+        return Document(club, players, rule_sets, list(seasons.values()), nights)
+
+    def club(self, value: Any) -> ClubData | None:
+        where = "club"
+        data = self.obj(value, where, CLUB_KEYS, ("name", "slug", "unit"))
+        if data is None:
+            return None
+        name = self.text(data, "name", where, max_length=120)
+        slug = self.text(data, "slug", where, max_length=60)
+        if slug and not SLUG.match(slug):
+            self.problem(where, f"'slug' {slug!r} may hold only letters, digits, - and _")
+        unit = data.get("unit")
+        if unit not in UNITS:
+            self.problem(where, f"'unit' must be one of {_keys(UNITS)}, not {json.dumps(unit)}")
+        public = self.boolean(data, "public", where, False)
+        return ClubData(name, slug, unit if unit in UNITS else "points", public)
+
+    def players(self, values: list[Any]) -> list[PlayerData]:
+        players: list[PlayerData] = []
+        seen: set[str] = set()
+        for i, value in enumerate(values, start=1):
+            where = f"player {i}"
+            data = self.obj(value, where, PLAYER_KEYS, ("name",))
+            if data is None:
+                continue
+            name = self.text(data, "name", where, max_length=60)
+            if name:
+                where = f"player {name!r}"
+            active = self.boolean(data, "active", where, True)
+            if not name:
+                continue
+            if name.casefold() in seen:
+                self.problem(where, "is listed twice (names are unique in a club, ignoring case)")
+                continue
+            seen.add(name.casefold())
+            self.names[name.casefold()] = name
+            players.append(PlayerData(name, active))
+        return players
+
+    def rule_sets(self, values: list[Any]) -> list[RuleSetData]:
+        rule_sets: list[RuleSetData] = []
+        seen: set[str] = set()
+        for i, value in enumerate(values, start=1):
+            where = f"rule set {i}"
+            data = self.obj(value, where, RULE_SET_KEYS, ("name",))
+            if data is None:
+                continue
+            name = self.text(data, "name", where, max_length=80)
+            if name:
+                where = f"rule set {name!r}"
+            if name in seen:
+                self.problem(where, "is listed twice")
+                continue
+            seen.add(name)
+            self.rule_set_names.add(name)
+            parsed = self.rules(data, where, name)
+            if name and parsed is not None:
+                rule_sets.append(RuleSetData(name, parsed[0], parsed[1], where))
+        return rule_sets
+
+    def rules(
+        self, data: dict[str, Any], where: str, name: str
+    ) -> tuple[str, scoring.RuleSet] | None:
+        preset_key = data.get("preset")
+        from_preset: scoring.RuleSet | None = None
+        if preset_key is not None:
+            if preset_key not in scoring.PRESETS:
+                self.problem(
+                    where,
+                    f"'preset' {json.dumps(preset_key)} is not one of {_keys(scoring.PRESETS)}",
+                )
+                return None
+            from_preset = scoring.preset(preset_key)
+        raw = data.get("rules")
+        if raw is None:
+            if from_preset is None:
+                self.problem(where, "give either 'preset' or 'rules'")
+                return None
+            return preset_key, from_preset
+        if not isinstance(raw, dict):
+            self.problem(where, "'rules' must be an object, as scoring.RuleSet.to_dict() writes")
+            return None
+        try:
+            rules = scoring.RuleSet.from_dict({"name": name or "rules", **raw})
+        except scoring.InvalidRuleSet as error:
+            self.problem(where, f"the scoring core refuses these rules: {error}")
+            return None
+        except (TypeError, ValueError) as error:
+            self.problem(where, f"the scoring core refuses these rules: {error}")
+            return None
+        if from_preset is not None:
+            if _without_name(rules.to_dict()) != _without_name(from_preset.to_dict()):
+                self.problem(
+                    where,
+                    f"'rules' differ from the preset '{preset_key}': give the preset alone, "
+                    "or the rules alone",
+                )
+                return None
+            return preset_key, rules
+        return "", rules
+
+    def seasons(self, values: list[Any], rule_sets: set[str]) -> dict[str, SeasonData]:
+        seasons: dict[str, SeasonData] = {}
+        known_rules = rule_sets | self.rule_set_names | set(self.existing.rule_sets)
+        for i, value in enumerate(values, start=1):
+            where = f"season {i}"
+            data = self.obj(value, where, SEASON_KEYS, ("name", "start", "end", "rule_set"))
+            if data is None:
+                continue
+            name = self.text(data, "name", where, max_length=80)
+            if name:
+                where = f"season {name!r}"
+            start = self.date(data, "start", where)
+            end = self.date(data, "end", where)
+            if start and end and end < start:
+                self.problem(where, f"it ends ({end}) before it starts ({start})")
+            rule_set = self.text(data, "rule_set", where, max_length=80)
+            if rule_set and rule_set not in known_rules:
+                self.problem(where, f"'rule_set' {rule_set!r} is not a rule set in the file")
+            ladder = data.get("ladder_rule_set")
+            if ladder is not None:
+                ladder = self.text(data, "ladder_rule_set", where, max_length=80)
+                if ladder and ladder not in known_rules:
+                    self.problem(
+                        where, f"'ladder_rule_set' {ladder!r} is not a rule set in the file"
+                    )
+            if not name:
+                continue
+            if name in seasons:
+                self.problem(where, "is listed twice")
+                continue
+            if start and end:
+                seasons[name] = SeasonData(name, start, end, rule_set, ladder or None, where)
+        return seasons
+
+    def nights(self, values: list[Any], seasons: dict[str, SeasonData]) -> list[NightData]:
+        nights: list[NightData] = []
+        for n, value in enumerate(values):
+            where = f"night {n + 1}"
+            data = self.obj(value, where, NIGHT_KEYS, ("season", "date", "tables"))
+            if data is None:
+                continue
+            date = self.date(data, "date", where)
+            title = self.text(data, "title", where, max_length=80, blank=True)
+            if date is not None:
+                where = night_label(date, title)
+            label = where
+            where = self.at_row(where, (n,))
+            season_name = self.text(data, "season", where, max_length=80)
+            closed = self.boolean(data, "closed", where, False)
+            dates: tuple[dt.date, dt.date] | None = None
+            if season_name in seasons:
+                dates = (seasons[season_name].start, seasons[season_name].end)
+            elif season_name in self.existing.seasons:
+                dates = self.existing.seasons[season_name]
+            elif season_name:
+                self.problem(where, f"'season' {season_name!r} is not a season in the file")
+            if date is not None and dates is not None and not dates[0] <= date <= dates[1]:
+                self.problem(
+                    where,
+                    f"the season {season_name!r} runs from {dates[0]} to {dates[1]}, "
+                    f"so it does not contain this night",
+                )
+            night = NightData(
+                season_name, date or dt.date.min, title, closed, where=where, label=label
+            )
+            tables = self.array(data.get("tables"), where, "tables")
+            numbers: set[tuple[int | None, int]] = set()
+            for t, table_value in enumerate(tables):
+                table = self.table(table_value, night, (n, t))
+                if table is None:
+                    continue
+                if (table.round, table.number) in numbers:
+                    self.problem(table.where, "this table number appears twice")
+                numbers.add((table.round, table.number))
+                night.tables.append(table)
+            rounds = {t.round is None for t in night.tables}
+            if len(rounds) > 1:
+                self.problem(
+                    where, "either every table has a 'round' (a tournament) or none has one"
+                )
+            nights.append(night)
+        return nights
+
+    def at_row(self, where: str, index: tuple[int, ...]) -> str:
+        row = self.rows.get(index)
+        return f"row {row} ({where})" if row is not None else where
+
+    def name(self, data: dict[str, Any], key: str, where: str, seats: list[str]) -> str | None:
+        """A player of this table named under `key`; None (with a problem) otherwise."""
+        value = data.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value.strip():
+            self.problem(where, f"'{key}' must be a player's name, not {json.dumps(value)}")
+            return None
+        found = self.names.get(value.strip().casefold())
+        if found is None or found not in seats:
+            self.problem(
+                where, f"'{key}' {value!r} is not at this table (seats: {', '.join(seats)})"
+            )
+            return None
+        return found
+
+    def table(self, value: Any, night: NightData, index: tuple[int, int]) -> TableData | None:
+        label = f"{night.label}, table {index[1] + 1}"
+        data = self.obj(value, self.at_row(label, index), TABLE_KEYS, ("number", "seats"))
+        if data is None:
+            return None
+        where = self.at_row(label, index)
+        number = self.integer(data, "number", where, low=1, high=32767)
+        round_number = None
+        if "round" in data:
+            round_number = self.integer(data, "round", where, low=1, high=30)
+        if number is not None:
+            at = f"table {number}"
+            if round_number is not None:
+                at = f"round {round_number}, {at}"
+            label = f"{night.label}, {at}"
+            where = self.at_row(label, index)
+        seats_value = data.get("seats")
+        seats: list[str] = []
+        if not isinstance(seats_value, list) or not 3 <= len(seats_value) <= 5:
+            self.problem(where, "'seats' must list the 3, 4 or 5 players in clockwise order")
+        else:
+            for name in seats_value:
+                if not isinstance(name, str) or not name.strip():
+                    self.problem(where, f"'seats' holds {json.dumps(name)}, not a player's name")
+                    continue
+                found = self.names.get(name.strip().casefold())
+                if found is None:
+                    self.problem(where, f"the seat {name!r} is not one of the file's players")
+                    continue
+                if found in seats:
+                    self.problem(where, f"{found} is seated twice")
+                    continue
+                seats.append(found)
+        if number is None or len(seats) != len(seats_value or []) or not seats:
+            return None
+        first = 0
+        if data.get("first_dealer") is not None:
+            dealer = self.name(data, "first_dealer", where, seats)
+            first = seats.index(dealer) if dealer else 0
+        table = TableData(number, round_number, seats, first, where=where, label=label)
+        hands = self.array(data.get("hands"), where, "hands")
+        for h, hand_value in enumerate(hands):
+            hand = self.hand(hand_value, table, (*index, h))
+            if hand is not None:
+                table.hands.append(hand)
+        return table
+
+    def hand(self, value: Any, table: TableData, index: tuple[int, int, int]) -> HandData | None:
+        expected = index[2] + 1
+        where = self.at_row(f"{table.label}, hand {expected}", index)
+        data = self.obj(value, where, HAND_KEYS, ("number", "contract"))
+        if data is None:
+            return None
+        number = self.integer(data, "number", where, low=1, high=32767)
+        if number is not None:
+            where = self.at_row(f"{table.label}, hand {number}", index)
+        if number is not None:
+            if number in table.numbers:
+                self.problem(where, f"hand number {number} is repeated: hand {expected} comes here")
+            elif number != expected:
+                self.problem(
+                    where, f"hand number {number} is out of order: hand {expected} comes here"
+                )
+            table.numbers.add(number)
+        seats = table.seats
+        dealer = self.name(data, "dealer", where, seats)
+        if dealer is None and data.get("dealer") is None:
+            dealer = seats[(table.first_dealer + expected - 1) % len(seats)]
+        sitting_out = self.name(data, "sitting_out", where, seats)
+        if sitting_out is not None and len(seats) != 5:
+            self.problem(where, "only a table of 5 has a player sitting out")
+        contract = data.get("contract")
+        if contract not in CONTRACT_KEYS:
+            self.problem(
+                where, f"'contract' {json.dumps(contract)} is not one of {_keys(CONTRACT_KEYS)}"
+            )
+        trump = data.get("trump")
+        if trump is not None and trump not in TRUMPS:
+            self.problem(where, f"'trump' {json.dumps(trump)} is not one of {_keys(TRUMPS)}")
+            trump = None
+        tricks = data.get("tricks")
+        if tricks is not None:
+            if isinstance(tricks, bool) or not isinstance(tricks, int):
+                self.problem(where, f"'tricks' must be a whole number, not {json.dumps(tricks)}")
+                tricks = None
+            elif not 0 <= tricks <= scoring.TRICKS_IN_HAND:
+                self.problem(where, f"'tricks' is {tricks}: a hand has 13 tricks (0 to 13)")
+                tricks = None
+        notes = self.text(data, "notes", where, max_length=200, blank=True)
+        amounts = self.amounts(data.get("amounts"), where, seats) if "amounts" in data else None
+        names = {
+            key: self.name(data, key, where, seats)
+            for key in ("declarer", "partner", "revoke_by", "last_trick_by")
+        }
+        if dealer is None or number is None or contract not in CONTRACT_KEYS:
+            return None
+        return HandData(
+            number=number,
+            dealer=dealer,
+            sitting_out=sitting_out,
+            contract=contract,
+            declarer=names["declarer"],
+            partner=names["partner"],
+            trump=trump or "",
+            tricks=tricks,
+            revoke_by=names["revoke_by"],
+            last_trick_by=names["last_trick_by"],
+            notes=notes,
+            amounts=amounts,
+            where=where,
+        )
+
+    def amounts(self, value: Any, where: str, seats: list[str]) -> dict[str, int] | None:
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            self.problem(where, "'amounts' must map each player's name to a whole number")
+            return None
+        amounts: dict[str, int] = {}
+        for name, amount in value.items():
+            found = self.names.get(str(name).strip().casefold())
+            if found is None or found not in seats:
+                self.problem(where, f"'amounts' names {name!r}, who is not at this table")
+                continue
+            if isinstance(amount, bool) or not isinstance(amount, int):
+                self.problem(
+                    where, f"'amounts' for {found} must be a whole number, not {json.dumps(amount)}"
+                )
+                continue
+            amounts[found] = amount
+        return amounts
+
+
+def _without_name(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != "name"}
+
+
+def without_name(data: dict[str, Any]) -> dict[str, Any]:
+    return _without_name(data)

@@ -1,0 +1,531 @@
+"""Writing a checked club data file into the database: all or nothing.
+
+Into a new club (its slug from the file, or another one), or into an existing club, where the
+file's nights are added: players and rule sets are matched by name (missing players are created),
+and a night the club already has (same season, date and title) is refused.
+
+Every hand is scored by the hand service's own code (club.services.hands.score_entry, apply_result
+and score_lines_for, the path the table page and seed_demo take), under its season's rule set, so
+the score lines, night totals (the database's triggers) and ladder points are what the app would
+write. Where the file gives `amounts`, they must equal the app's. Problems are collected through the
+whole file and then the transaction is rolled back: a preview (`dry_run`) runs the same code and
+rolls back too, so it shows exactly what the import would do.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection, transaction
+from django.utils import timezone
+
+import scoring
+from club.interchange.document import (
+    Document,
+    Existing,
+    HandData,
+    ImportRefused,
+    NightData,
+    Problem,
+    TableData,
+    without_name,
+)
+from club.interchange.export import club_unit
+from club.models import (
+    AuditEvent,
+    Club,
+    Hand,
+    Night,
+    NightTotal,
+    Player,
+    RuleSet,
+    ScoreLine,
+    Season,
+    Seat,
+    Table,
+)
+from club.models.tournaments import Entry, Tournament
+from club.services import grades
+from club.services.hands import HandEntry, apply_result, score_entry, score_lines_for
+
+UNIT_SETTINGS: dict[str, dict[str, Any]] = {
+    "pence": {"unit_kind": Club.UnitKind.MONEY, "currency_symbol": "£", "minor_units": 100},
+    "cents": {"unit_kind": Club.UnitKind.MONEY, "currency_symbol": "$", "minor_units": 100},
+    "points": {"unit_kind": Club.UnitKind.POINTS},
+}
+BATCH = 5000
+
+
+@dataclass
+class Summary:
+    """What an import adds (or, for a preview, would add)."""
+
+    club: str
+    slug: str
+    new_club: bool
+    players_added: list[str] = field(default_factory=list)
+    rule_sets_added: list[str] = field(default_factory=list)
+    seasons_added: list[str] = field(default_factory=list)
+    nights: list[str] = field(default_factory=list)
+    tables: int = 0
+    hands: int = 0
+    score_lines: int = 0
+
+    def lines(self) -> list[str]:
+        """The summary as a secretary reads it (the command prints these)."""
+        where = "new club" if self.new_club else "club"
+        return [
+            f"{where.capitalize()}: {self.club} (/c/{self.slug}/)",
+            f"Seasons added: {', '.join(self.seasons_added) or 'none'}",
+            f"Rule sets added: {', '.join(self.rule_sets_added) or 'none'}",
+            f"Players added: {len(self.players_added)}"
+            + (f" ({', '.join(self.players_added)})" if self.players_added else ""),
+            f"Nights: {len(self.nights)}, tables: {self.tables}, hands: {self.hands}, "
+            f"score lines: {self.score_lines}",
+        ]
+
+
+# Values Django must convert for the database; every other field's value goes in as it is.
+_CONVERTED = {"DateTimeField", "DateField", "TimeField", "JSONField", "UUIDField", "DecimalField"}
+
+
+def insert_rows(model: type[Any], objects: list[Any], now: dt.datetime) -> None:
+    """INSERT the unsaved model instances with one executemany: what bulk_create writes (every
+    concrete field, defaults as the instances were built with them, auto_now fields set to
+    `now`), without its per-value SQL compilation, which made a 100k-line import take half a
+    minute. Fields other helpers add later are written from their model defaults too."""
+    if not objects:
+        return
+    meta = model._meta
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks})"
+    plan = []
+    for f in fields:
+        stamped = getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+        plan.append((f, f.attname, stamped, f.get_internal_type() in _CONVERTED))
+    rows = []
+    for obj in objects:
+        row = []
+        for f, attname, stamped, converted in plan:
+            value = now if stamped else getattr(obj, attname)
+            if converted:
+                value = f.get_db_prep_save(value, connection)
+            row.append(value)
+        rows.append(row)
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), BATCH):
+            cursor.executemany(sql, rows[start : start + BATCH])
+
+
+class _Preview(Exception):
+    def __init__(self, summary: Summary) -> None:
+        self.summary = summary
+
+
+def existing_for(club: Club | None) -> Existing:
+    """The names a file imported into `club` may use without defining them."""
+    if club is None:
+        return Existing()
+    return Existing(
+        players={name.casefold(): name for name in club.players.values_list("name", flat=True)},
+        rule_sets=frozenset(club.rule_sets.values_list("name", flat=True)),
+        seasons={
+            name: (start, end)
+            for name, start, end in club.seasons.values_list("name", "start", "end")
+        },
+    )
+
+
+def import_document(
+    document: Document,
+    *,
+    into: Club | None = None,
+    slug: str | None = None,
+    user: AbstractBaseUser | None = None,
+    source: str = "",
+    dry_run: bool = False,
+) -> tuple[Club | None, Summary]:
+    """Import the document; returns the club and what was added. ImportRefused (with every
+    problem) when anything is wrong, and then nothing is written. `dry_run` checks and counts
+    everything the import would do and writes nothing (the club is None)."""
+    try:
+        with transaction.atomic():
+            writer = _Writer(document, into, slug, user, source)
+            club, summary = writer.run()
+            if dry_run:
+                raise _Preview(summary)
+            # The imported nights may come before the club's own: rate everything again.
+            grades.rebuild(club)
+    except _Preview as preview:
+        return None, preview.summary
+    analyze()
+    return club, summary
+
+
+def analyze() -> None:
+    """Fresh planner statistics for the tables a bulk import filled (PostgreSQL): stale ones made
+    the first nights after an import slow."""
+    if connection.vendor != "postgresql":
+        return
+    tables = ", ".join(
+        model._meta.db_table
+        for model in (Player, Season, Night, Table, Seat, Hand, ScoreLine, NightTotal)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {tables}")
+
+
+class _Writer:
+    def __init__(
+        self,
+        document: Document,
+        into: Club | None,
+        slug: str | None,
+        user: AbstractBaseUser | None,
+        source: str,
+    ) -> None:
+        self.doc = document
+        self.into = into
+        self.slug = slug
+        self.user = user if user is not None and user.is_authenticated else None
+        self.source = source
+        self.problems: list[Problem] = []
+        self.now = timezone.now()
+
+    def problem(self, where: str, message: str) -> None:
+        self.problems.append(Problem(where, message))
+
+    def stop_if_problems(self) -> None:
+        if self.problems:
+            raise ImportRefused(self.problems)
+
+    def run(self) -> tuple[Club, Summary]:
+        club = self.club()
+        summary = Summary(club.name, club.slug, self.into is None)
+        self.summary = summary
+        rule_sets = self.rule_sets(club)
+        players = self.players(club)
+        seasons = self.seasons(club, rule_sets)
+        self.stop_if_problems()
+        existing_nights = set(
+            Night.objects.filter(season__club=club).values_list("season_id", "date", "title")
+        )
+        events: list[AuditEvent] = []
+        for night_data in self.doc.nights:
+            season = seasons.get(night_data.season)
+            if season is None:
+                continue
+            night = self.night(club, night_data, season, players, existing_nights)
+            if night is not None:
+                events.append(self.audit(club, night, night_data))
+        self.stop_if_problems()
+        events.append(
+            AuditEvent(
+                club=club,
+                user=self.user,
+                action=AuditEvent.Action.CREATE,
+                subject=("Club data imported" + (f" from {self.source}" if self.source else ""))[
+                    :120
+                ],
+                after={
+                    "file": self.source,
+                    "nights": len(summary.nights),
+                    "hands": summary.hands,
+                    "players added": summary.players_added,
+                    "seasons added": summary.seasons_added,
+                    "rule sets added": summary.rule_sets_added,
+                },
+            )
+        )
+        AuditEvent.objects.bulk_create(events, batch_size=BATCH)
+        return club, summary
+
+    # The club and its set-up -------------------------------------------------------------------
+
+    def club(self) -> Club:
+        data = self.doc.club
+        if self.into is not None:
+            unit = club_unit(self.into)
+            if unit != data.unit:
+                self.problem(
+                    "club",
+                    f"the file's amounts are in {data.unit}, but {self.into.name} keeps {unit}",
+                )
+                self.stop_if_problems()
+            return self.into
+        slug = self.slug or data.slug
+        if not slug:
+            self.problem("club", "the file gives no slug: give the new club one")
+        elif Club.objects.filter(slug=slug).exists():
+            self.problem(
+                "club",
+                f"a club with the slug {slug!r} exists already: give the new club another slug "
+                "(--slug), or add the nights to that club (--into)",
+            )
+        self.stop_if_problems()
+        return Club.objects.create(
+            name=data.name, slug=slug, is_public=data.public, **UNIT_SETTINGS[data.unit]
+        )
+
+    def rule_sets(self, club: Club) -> dict[str, RuleSet]:
+        found = {r.name: r for r in club.rule_sets.all()}
+        for data in self.doc.rule_sets:
+            have = found.get(data.name)
+            if have is not None:
+                if without_name(scoring.RuleSet.from_dict(have.data).to_dict()) != without_name(
+                    data.data
+                ):
+                    self.problem(
+                        data.where,
+                        f"the club has a rule set called {data.name!r} with other stakes or "
+                        "options: rename one of them",
+                    )
+                continue
+            found[data.name] = RuleSet.objects.create(
+                club=club, name=data.name, preset=data.preset, data=data.data
+            )
+            self.summary.rule_sets_added.append(data.name)
+        return found
+
+    def players(self, club: Club) -> dict[str, Player]:
+        found = {p.name.casefold(): p for p in club.players.all()}
+        new = [
+            Player(club=club, name=p.name, active=p.active)
+            for p in self.doc.players
+            if p.name.casefold() not in found
+        ]
+        for player in Player.objects.bulk_create(new):
+            found[player.name.casefold()] = player
+            self.summary.players_added.append(player.name)
+        return found
+
+    def seasons(self, club: Club, rule_sets: dict[str, RuleSet]) -> dict[str, Season]:
+        found = {s.name: s for s in club.seasons.select_related("rule_set", "standings_rule_set")}
+        for data in self.doc.seasons:
+            have = found.get(data.name)
+            if have is not None:
+                ladder = have.standings_rule_set.name if have.standings_rule_set else None
+                if have.rule_set.name != data.rule_set or ladder != data.ladder_rule_set:
+                    theirs = f"{data.rule_set!r}" + (
+                        f" with the ladder {data.ladder_rule_set!r}" if data.ladder_rule_set else ""
+                    )
+                    ours = f"{have.rule_set.name!r}" + (
+                        f" with the ladder {ladder!r}" if ladder else ""
+                    )
+                    self.problem(
+                        data.where,
+                        f"the club's season {data.name!r} plays under {ours}, the file's under "
+                        f"{theirs}",
+                    )
+                continue
+            ladder_rules = rule_sets[data.ladder_rule_set] if data.ladder_rule_set else None
+            found[data.name] = Season.objects.create(
+                club=club,
+                name=data.name,
+                start=data.start,
+                end=data.end,
+                rule_set=rule_sets[data.rule_set],
+                standings_rule_set=ladder_rules,
+            )
+            self.summary.seasons_added.append(data.name)
+        return found
+
+    # Nights, tables and hands -------------------------------------------------------------------
+
+    def night(
+        self,
+        club: Club,
+        data: NightData,
+        season: Season,
+        players: dict[str, Player],
+        existing: set[tuple[int, dt.date, str]],
+    ) -> Night | None:
+        if (season.pk, data.date, data.title) in existing:
+            self.problem(
+                data.where,
+                f"the club already has this night in {season.name}: it was imported before, "
+                "or entered by hand",
+            )
+            return None
+        if not season.start <= data.date <= season.end:
+            self.problem(
+                data.where,
+                f"the club's season {season.name!r} runs from {season.start} to {season.end}, "
+                "so it does not contain this night",
+            )
+            return None
+        existing.add((season.pk, data.date, data.title))
+        closed = data.closed
+        night = Night.objects.create(
+            season=season,
+            date=data.date,
+            title=data.title,
+            status=Night.Status.CLOSED if closed else Night.Status.OPEN,
+            closed_at=self.now if closed else None,
+            closed_by=self.user if closed else None,
+        )
+        night.season = season
+        tables = Table.objects.bulk_create(
+            Table(
+                night=night,
+                round_number=t.round or 1,
+                number=t.number,
+                first_dealer=t.first_dealer,
+            )
+            for t in data.tables
+        )
+        seats: list[Seat] = []
+        seated: list[list[Player]] = []
+        for table, table_data in zip(tables, data.tables, strict=True):
+            table.night = night
+            at_table = [players[name.casefold()] for name in table_data.seats]
+            seated.append(at_table)
+            seats.extend(Seat(table=table, position=i, player=p) for i, p in enumerate(at_table))
+        Seat.objects.bulk_create(seats, batch_size=BATCH)
+        hands: list[Hand] = []
+        for table, table_data, at_table in zip(tables, data.tables, seated, strict=True):
+            hands.extend(self.table_hands(table, table_data, at_table, season, players))
+        insert_rows(Hand, hands, self.now)
+        ids = {
+            (table_id, number): pk
+            for pk, table_id, number in Hand.objects.filter(table__night=night).values_list(
+                "pk", "table_id", "number"
+            )
+        }
+        lines: list[ScoreLine] = []
+        for hand in hands:
+            hand.pk = ids[(hand.table_id, hand.number)]
+            hand._state.adding = False
+            lines.extend(score_lines_for(hand, hand._scored))  # type: ignore[attr-defined]
+        insert_rows(ScoreLine, lines, self.now)
+        if data.is_tournament:
+            self.tournament(club, night, data, tables, seated)
+        self.summary.nights.append(data.where)
+        self.summary.tables += len(tables)
+        self.summary.hands += len(hands)
+        self.summary.score_lines += len(lines)
+        return night
+
+    def table_hands(
+        self,
+        table: Table,
+        data: TableData,
+        seated: list[Player],
+        season: Season,
+        players: dict[str, Player],
+    ) -> list[Hand]:
+        rule_set = season.rule_set
+        rules = rule_set.rules
+
+        def player(name: str | None) -> Player | None:
+            return None if name is None else players[name.casefold()]
+
+        hands = []
+        for data_hand in data.hands:
+            entry = HandEntry(
+                dealer=players[data_hand.dealer.casefold()],
+                contract=data_hand.contract,
+                declarer=player(data_hand.declarer),
+                partner=player(data_hand.partner),
+                tricks=data_hand.tricks,
+                revoke_by=player(data_hand.revoke_by),
+                last_trick_by=player(data_hand.last_trick_by),
+                trump=data_hand.trump,
+                notes=data_hand.notes,
+            )
+            try:
+                scored = score_entry(table, entry, rules, seats=seated)
+            except scoring.InvalidHand as error:
+                self.problem(data_hand.where, str(error))
+                continue
+            self.check_scored(data_hand, scored, rule_set)
+            hand = Hand(
+                table=table,
+                number=data_hand.number,
+                rule_set=rule_set,
+                entered_by=self.user,
+                updated_by=self.user,
+            )
+            apply_result(hand, scored)
+            hand._scored = scored  # type: ignore[attr-defined]
+            hands.append(hand)
+        return hands
+
+    def check_scored(self, data: HandData, scored: Any, rule_set: RuleSet) -> None:
+        out = scored.sitting_out.name if scored.sitting_out is not None else None
+        if data.sitting_out is not None and data.sitting_out != out:
+            self.problem(
+                data.where,
+                f"'sitting_out' is {data.sitting_out}, but with {data.dealer} dealing "
+                f"{out} sits out under the rule set {rule_set.name!r}",
+            )
+        if data.amounts is None:
+            return
+        app = {p.name: scored.amount(p) for p in scored.players}
+        differences = []
+        for name, amount in app.items():
+            given = data.amounts.get(name)
+            if given is None:
+                differences.append(f"{name}: the file gives no amount, the app scores {amount}")
+            elif given != amount:
+                differences.append(f"{name}: the file says {given}, the app scores {amount}")
+        for name, given in data.amounts.items():
+            if name not in app and given != 0:
+                differences.append(f"{name} sits out, but the file says {given}")
+        if differences:
+            self.problem(
+                data.where,
+                f"the amounts differ from the app's under the rule set {rule_set.name!r}: "
+                + "; ".join(differences),
+            )
+
+    def tournament(
+        self,
+        club: Club,
+        night: Night,
+        data: NightData,
+        tables: list[Table],
+        seated: list[list[Player]],
+    ) -> None:
+        """A night played in rounds becomes a tournament again, finished when the night is closed,
+        with everyone seated in it entered from the first round they played."""
+        rounds = max(t.round_number for t in tables)
+        per_table = max((len(t.hands) for t in data.tables), default=1)
+        tournament = Tournament.objects.create(
+            club=club,
+            night=night,
+            name=(data.title or f"Tournament {data.date}")[:80],
+            rounds=rounds,
+            hands_per_round=min(60, max(1, per_table)),
+            current_round=rounds,
+            status=Tournament.Status.FINISHED if data.closed else Tournament.Status.RUNNING,
+            director=self.user,
+        )
+        first_round: dict[int, tuple[Player, int]] = {}
+        for table, at_table in zip(tables, seated, strict=True):
+            for p in at_table:
+                if p.pk not in first_round or table.round_number < first_round[p.pk][1]:
+                    first_round[p.pk] = (p, table.round_number)
+        Entry.objects.bulk_create(
+            Entry(tournament=tournament, player=p, joined_round=r) for p, r in first_round.values()
+        )
+
+    def audit(self, club: Club, night: Night, data: NightData) -> AuditEvent:
+        hands = defaultdict(int)
+        for table in data.tables:
+            hands[f"table {table.number}"] = len(table.hands)
+        return AuditEvent(
+            club=club,
+            night=night,
+            user=self.user,
+            action=AuditEvent.Action.CREATE,
+            subject=f"{night} imported"[:120],
+            after={"file": self.source, "hands": dict(hands)},
+        )

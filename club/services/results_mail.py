@@ -1,0 +1,292 @@
+"""The results email each player gets when a night is published (issue 11), and its sending.
+
+Sending works through the outbox: one `Delivery` row per player per publication (unique), moved
+from pending to sending by a conditional UPDATE before the message goes out, so two workers (or a
+retried task) can never both send it; then to sent, or back to pending with a later attempt time
+when the mail server failed for a while, or to failed when the address is malformed or refused.
+A worker that dies between claiming and marking leaves the row "sending": it is reported, never
+sent again automatically (never twice beats at least once for a results email).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import smtplib
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.core.mail import EmailMessage
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import F, Q, Sum
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from club.models import Club, Delivery, Night, NightTotal, Publication, Seat
+from club.queries.night import Payment, night_summary
+from club.services import ledger
+from scoring.standings import competition_ranks
+
+MAX_ATTEMPTS = 5
+UNSUBSCRIBE_SALT = "club.unsubscribe"
+
+
+def retry_delay(attempts: int) -> dt.timedelta:
+    """Wait longer after each failed attempt: 1, 4, 16, 64 minutes."""
+    return dt.timedelta(minutes=4 ** (attempts - 1))
+
+
+def unsubscribe_token(player_id: int) -> str:
+    return signing.dumps({"p": player_id}, salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def player_from_token(token: str) -> int | None:
+    try:
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return None
+    pk = data.get("p") if isinstance(data, dict) else None
+    return pk if isinstance(pk, int) else None
+
+
+def absolute(path: str) -> str:
+    return settings.SITE_URL + path
+
+
+# What goes in each message -------------------------------------------------------------------
+
+
+@dataclass
+class PlayerResult:
+    player_id: int
+    name: str
+    hands: int
+    net: int
+    table: int | None
+    table_place: int | None
+    table_size: int
+    season_place: int | None
+    season_players: int
+    payments: list[Payment] = field(default_factory=list)  # those they make or receive
+    balance: int | None = None  # None for a points club
+
+
+@dataclass
+class NightResults:
+    night: Night
+    club: Club
+    players: dict[int, PlayerResult]
+    payments: list[Payment] | None
+
+
+def night_results(night: Night) -> NightResults:
+    """Everyone's figures for the night in a fixed number of queries: the night page's summary
+    (nets and the core's settle-up), the hand counts, the season places and the ledger."""
+    club = night.season.club
+    summary = night_summary(night)
+    hands = dict(NightTotal.objects.filter(night=night).values_list("player", "hands").order_by())
+    by_table: dict[int | None, list] = {}
+    for net in summary.nets:
+        by_table.setdefault(net.table, []).append(net)
+    table_place: dict[int, int] = {}
+    for number, nets in by_table.items():
+        if number is None:
+            continue
+        ordered = sorted(nets, key=lambda n: -n.net)
+        for place, n in zip(competition_ranks([n.net for n in ordered]), ordered, strict=True):
+            table_place[n.player_id] = place
+    season_place, season_players = _season_places(night)
+    balances = (
+        ledger.balances(club, [n.player_id for n in summary.nets])
+        if ledger.keeps_ledger(club)
+        else {}
+    )
+    players = {}
+    for n in summary.nets:
+        players[n.player_id] = PlayerResult(
+            player_id=n.player_id,
+            name=n.name,
+            hands=hands.get(n.player_id, 0),
+            net=n.net,
+            table=n.table,
+            table_place=table_place.get(n.player_id),
+            table_size=len(by_table.get(n.table, [])),
+            season_place=season_place.get(n.player_id),
+            season_players=season_players,
+            payments=[p for p in summary.payments or [] if n.name in (p.payer, p.payee)],
+            balance=balances.get(n.player_id) if ledger.keeps_ledger(club) else None,
+        )
+    return NightResults(night, club, players, summary.payments)
+
+
+def _season_places(night: Night) -> tuple[dict[int, int], int]:
+    """Each player's place in the season so far by net (points on a points ladder): one query."""
+    field_name = "points" if night.season.standings_method == "points" else "net"
+    rows = list(
+        NightTotal.objects.filter(season=night.season, night__counts_in_standings=True)
+        .values("player")
+        .annotate(total=Sum(field_name))
+        .order_by("-total", "player")
+    )
+    places = competition_ranks([r["total"] for r in rows])
+    return {r["player"]: place for r, place in zip(rows, places, strict=True)}, len(rows)
+
+
+def compose(delivery: Delivery, results: NightResults) -> EmailMessage:
+    night, club = results.night, results.club
+    player = delivery.player
+    mine = results.players.get(player.pk)
+    correction = delivery.publication.is_correction
+    unsubscribe = absolute(reverse("unsubscribe", args=[club.slug, unsubscribe_token(player.pk)]))
+    context = {
+        "club": club,
+        "night": night,
+        "player": player,
+        "result": mine,
+        "correction": correction,
+        "points": not ledger.keeps_ledger(club),
+        "night_url": absolute(reverse("night_detail", args=[club.slug, night.pk])),
+        "statement_url": absolute(
+            reverse("player_statement", args=[club.slug, player.pk]) + f"?season={night.season_id}"
+        ),
+        "player_url": absolute(reverse("player_detail", args=[club.slug, player.pk])),
+        "unsubscribe_url": unsubscribe,
+    }
+    subject = render_to_string("club/email/result_subject.txt", context).strip()
+    body = render_to_string("club/email/result.txt", context)
+    return EmailMessage(
+        subject=" ".join(subject.split()),
+        body=body,
+        to=[delivery.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "Auto-Submitted": "auto-generated",
+        },
+    )
+
+
+# Sending ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class SendReport:
+    sent: int = 0
+    failed: int = 0
+    retrying: int = 0
+    next_attempt_at: dt.datetime | None = None
+
+
+def _claim(deliveries: list[Delivery]) -> list[Delivery]:
+    """Take the rows for this worker: pending -> sending, each by a conditional UPDATE, all in one
+    transaction (one commit). A row another worker holds or has taken is skipped: on PostgreSQL
+    its UPDATE waits for the other's commit, then finds the row no longer pending."""
+    claimed = []
+    with transaction.atomic():
+        for delivery in deliveries:
+            if Delivery.objects.filter(pk=delivery.pk, status=Delivery.Status.PENDING).update(
+                status=Delivery.Status.SENDING, attempts=F("attempts") + 1
+            ):
+                delivery.attempts += 1
+                claimed.append(delivery)
+    return claimed
+
+
+def send_publication(publication_id: int, now: dt.datetime | None = None) -> SendReport:
+    """Send the publication's due emails; never one already sent or being sent.
+
+    The outcomes are written together at the end, in one transaction: a worker killed part-way
+    leaves its rows "being sent" (shown on the night page), never to be sent again."""
+    now = now or timezone.now()
+    report = SendReport()
+    publication = Publication.objects.select_related(
+        "night", "night__season", "night__season__club"
+    ).get(pk=publication_id)
+    due = list(
+        Delivery.objects.filter(publication=publication, status=Delivery.Status.PENDING)
+        .filter(Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now))
+        .select_related("player")
+        .order_by("id")
+    )
+    claimed = _claim(due)
+    outcomes: dict[int, dict] = {}
+    sent: list[int] = []
+    results = None
+    for delivery in claimed:
+        delivery.publication = publication
+        try:
+            validate_email(delivery.email)
+        except ValidationError:
+            outcomes[delivery.pk] = _failed(f"Not an email address: {delivery.email!r}")
+            report.failed += 1
+            continue
+        if results is None:
+            results = night_results(publication.night)
+        try:
+            compose(delivery, results).send(fail_silently=False)
+        except smtplib.SMTPRecipientsRefused as error:
+            reasons = "; ".join(
+                f"{code} {msg.decode(errors='replace') if isinstance(msg, bytes) else msg}"
+                for code, msg in error.recipients.values()
+            )
+            outcomes[delivery.pk] = _failed(f"Refused by the mail server: {reasons}")
+            report.failed += 1
+        except (smtplib.SMTPException, OSError) as error:
+            if delivery.attempts >= MAX_ATTEMPTS:
+                outcomes[delivery.pk] = _failed(
+                    f"Gave up after {delivery.attempts} attempts: {error}"
+                )
+                report.failed += 1
+            else:
+                at = now + retry_delay(delivery.attempts)
+                outcomes[delivery.pk] = {
+                    "status": Delivery.Status.PENDING,
+                    "next_attempt_at": at,
+                    "error": f"Attempt {delivery.attempts} failed, will retry: {error}"[:300],
+                }
+                report.retrying += 1
+                report.next_attempt_at = min(filter(None, [report.next_attempt_at, at]))
+        else:
+            sent.append(delivery.pk)
+            report.sent += 1
+    with transaction.atomic():
+        Delivery.objects.filter(pk__in=sent).update(
+            status=Delivery.Status.SENT, sent_at=timezone.now(), error=""
+        )
+        for pk, fields in outcomes.items():
+            Delivery.objects.filter(pk=pk).update(**fields)
+    return report
+
+
+def _failed(error: str) -> dict:
+    return {"status": Delivery.Status.FAILED, "error": error[:300]}
+
+
+def delivery_rows(night: Night) -> list[Delivery]:
+    """The emails of the night's latest publication, for the night page: one query."""
+    return list(
+        Delivery.objects.filter(
+            publication__night=night,
+            publication__number=Publication.objects.filter(night=night)
+            .order_by("-number")
+            .values("number")[:1],
+        )
+        .select_related("player", "publication")
+        .order_by("player__name")
+    )
+
+
+def recipients(night: Night) -> list[tuple[int, str]]:
+    """(player id, address) of the night's players who take results by email."""
+    seated = Seat.objects.filter(table__night=night).values("player")
+    scored = NightTotal.objects.filter(night=night).values("player")
+    from club.models import Player
+
+    return list(
+        Player.objects.filter(Q(pk__in=seated) | Q(pk__in=scored), email_results=True)
+        .exclude(email="")
+        .values_list("pk", "email")
+        .order_by("pk")
+    )

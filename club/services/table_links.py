@@ -1,0 +1,143 @@
+"""Issuing, revoking and re-issuing tables' links, finding the link a token names, and a second
+player's confirmation of a hand entered at the table. Every change writes an audit event."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from club.models import AuditEvent, Hand, Night, Player, Table, TableLink
+from club.models.table_links import hash_token
+from club.services.hands import HandConflict, LinkSource, snapshot
+
+
+def _subject(table: Table) -> str:
+    return f"Table {table.number}'s link"
+
+
+def _audit_link(table: Table, night: Night, user: AbstractBaseUser | None, action: str) -> None:
+    AuditEvent.objects.create(
+        club_id=night.season.club_id, night=night, user=user, action=action, subject=_subject(table)
+    )
+
+
+def night_links(night: Night, user: AbstractBaseUser | None) -> dict[int, TableLink]:
+    """Each table's live link, by table id; a table that has none yet gets one now (the first
+    time a secretary asks for the night's links, its QR codes or its table cards)."""
+    tables = list(night.tables.all())
+    live = {
+        link.table_id: link
+        for link in TableLink.objects.filter(table__night=night, revoked_at=None)
+    }
+    missing = [t for t in tables if t.pk not in live]
+    if missing:
+        try:
+            with transaction.atomic():
+                for table in missing:
+                    link = TableLink.fresh(table.pk, user)
+                    link.save()
+                    live[table.pk] = link
+                    _audit_link(table, night, user, AuditEvent.Action.ISSUE)
+        except IntegrityError:
+            # Another secretary's page issued them at the same moment: use theirs.
+            live = {
+                link.table_id: link
+                for link in TableLink.objects.filter(table__night=night, revoked_at=None)
+            }
+    return live
+
+
+def revoke(table: Table, user: AbstractBaseUser | None) -> bool:
+    """Stop the table's link working (its token is then a 404). False if it had none."""
+    with transaction.atomic():
+        changed = TableLink.objects.filter(table=table, revoked_at=None).update(
+            revoked_at=timezone.now(), revoked_by=user
+        )
+        if changed:
+            _audit_link(table, table.night, user, AuditEvent.Action.REVOKE)
+    return bool(changed)
+
+
+def reissue(table: Table, user: AbstractBaseUser | None) -> TableLink:
+    """Revoke the table's link (if live) and issue a new one, with a new token."""
+    with transaction.atomic():
+        # Lock the table so two secretaries re-issuing at once make one live link, not an error.
+        Table.objects.select_for_update().filter(pk=table.pk).first()
+        if TableLink.objects.filter(table=table, revoked_at=None).update(
+            revoked_at=timezone.now(), revoked_by=user
+        ):
+            _audit_link(table, table.night, user, AuditEvent.Action.REVOKE)
+        link = TableLink.fresh(table.pk, user)
+        link.save()
+        _audit_link(table, table.night, user, AuditEvent.Action.ISSUE)
+    return link
+
+
+def find(token: str) -> TableLink | None:
+    """The live link a token names, with its table, night, season, rules and club; None for a
+    revoked, replaced or made-up token (one query)."""
+    if not token or len(token) > 64:
+        return None
+    return (
+        TableLink.objects.select_related(
+            "table",
+            "table__night",
+            "table__night__season",
+            "table__night__season__rule_set",
+            "table__night__season__club",
+            "table__night__tournament",
+        )
+        .filter(token_hash=hash_token(token), revoked_at=None)
+        .first()
+    )
+
+
+def confirm_hand(
+    hand: Hand,
+    version: int,
+    *,
+    user: AbstractBaseUser | None = None,
+    via: LinkSource | None = None,
+    confirmer: Player | None = None,
+) -> Hand:
+    """A second player (through the link, naming themselves) or a secretary confirms a hand
+    entered at the table. Refused if the hand changed since it was shown, or the night closed."""
+    with transaction.atomic():
+        current = (
+            Hand.objects.select_for_update()
+            .select_related("table", "table__night", "table__night__season")
+            .get(pk=hand.pk)
+        )
+        if current.table.night.is_closed:
+            raise HandConflict(
+                "This night is closed. A secretary must reopen it before any change."
+            )
+        if current.version != version:
+            raise HandConflict(
+                f"Hand {current.number} was changed after you opened it. Look at it again "
+                "before you confirm it."
+            )
+        if not current.awaiting_confirmation:
+            raise HandConflict(f"Hand {current.number} is already confirmed.")
+        current.awaiting_confirmation = False
+        current.version = F("version") + 1
+        current.save(update_fields=["awaiting_confirmation", "version", "updated_at"])
+        current.refresh_from_db()
+        after = snapshot(current)
+        if confirmer is not None:
+            after = {"confirmed_by": confirmer.name, **after}
+        AuditEvent.objects.create(
+            club_id=current.table.night.season.club_id,
+            night=current.table.night,
+            user=user,
+            link=via.link if via else None,
+            device=via.device if via else "",
+            link_label=via.label if via else "",
+            action=AuditEvent.Action.CONFIRM,
+            subject=f"Table {current.table.number}, hand {current.number}",
+            before=None,
+            after=after,
+        )
+    return current

@@ -1,0 +1,169 @@
+"""Members' own view (issue 11): a user whose account is linked to their player record sees their
+nights and their money owed and sets their email preferences; players claim their record with a
+one-time link sent to the address the club has for them; any results email's unsubscribe link
+works without logging in."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.core.mail import EmailMessage
+from django.db import IntegrityError, transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import path, reverse
+from django.utils import timezone
+
+from club.forms.ledger import ClaimForm, EmailPreferencesForm
+from club.models import Club, NightTotal, Player, PlayerClaim
+from club.services import ledger, results_mail
+from club.views.ledger import own_player, pay_rows
+
+CLAIM_VALID_FOR = dt.timedelta(hours=24)
+
+
+@login_required
+def me(request: HttpRequest, slug: str) -> HttpResponse:
+    """My nights, my money owed and my email preferences, for the player linked to this user."""
+    club = get_object_or_404(Club, slug=slug)
+    player = own_player(request, club)
+    if player is None:
+        return render(request, "club/members/unlinked.html", {"club": club}, status=404)
+    form = EmailPreferencesForm(request.POST or None, instance=player)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Your email preferences are saved.")
+        return redirect("me", slug=club.slug)
+    nights = list(
+        NightTotal.objects.filter(player=player)
+        .select_related("night")
+        .order_by("-night__date", "-night_id")[:30]
+    )
+    context = {"club": club, "player": player, "form": form, "nights": nights}
+    if ledger.keeps_ledger(club):
+        debts = ledger.open_debts(club, player)
+        context["pay_rows"] = pay_rows(club, debts, False, player)
+        context["balance"] = sum(
+            d.outstanding if d.payee_id == player.pk else -d.outstanding for d in debts
+        )
+    return render(request, "club/members/me.html", context)
+
+
+def unsubscribe(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    """The link in every results email: GET asks, POST stops the emails. No login needed: the
+    signed token names the player."""
+    club = get_object_or_404(Club, slug=slug)
+    player_id = results_mail.player_from_token(token)
+    player = get_object_or_404(Player, pk=player_id or 0, club=club)
+    done = False
+    if request.method == "POST":
+        player.email_results = False
+        player.save(update_fields=["email_results"])
+        done = True
+    return render(
+        request, "club/members/unsubscribe.html", {"club": club, "player": player, "done": done}
+    )
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def claim(request: HttpRequest, slug: str) -> HttpResponse:
+    """Ask for a one-time link to claim your player record, sent to the address the club has."""
+    club = get_object_or_404(Club, slug=slug)
+    if not club.players_may_claim:
+        raise Http404("This club does not let players claim their records")
+    form = ClaimForm(request.POST or None)
+    sent = False
+    if request.method == "POST" and form.is_valid():
+        email = form.cleaned_data["email"]
+        player = (
+            Player.objects.filter(club=club, email__iexact=email, user__isnull=True)
+            .order_by("pk")
+            .first()
+        )
+        if player is not None:
+            token = secrets.token_urlsafe(32)
+            PlayerClaim.objects.create(player=player, token_hash=_hash(token))
+            link = results_mail.absolute(reverse("claim_confirm", args=[club.slug, token]))
+            body = render_to_string(
+                "club/email/claim.txt", {"club": club, "player": player, "link": link}
+            )
+            try:
+                EmailMessage(f"Your player record at {club.name}", body, to=[player.email]).send()
+            except Exception:  # said honestly, not as if it went
+                messages.error(request, "The email could not be sent just now: try again later.")
+                return redirect("claim", slug=club.slug)
+        # The same answer whether or not the address is known: no probing for members' emails.
+        sent = True
+    return render(request, "club/members/claim.html", {"club": club, "form": form, "sent": sent})
+
+
+def claim_confirm(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    """The one-time link: link the signed-in account, or create one, to the player record."""
+    club = get_object_or_404(Club, slug=slug)
+    found = (
+        PlayerClaim.objects.select_related("player")
+        .filter(token_hash=_hash(token), player__club=club)
+        .first()
+    )
+    problem = None
+    if found is None or found.used_at is not None:
+        problem = "This link has been used already or is not valid."
+    elif found.created_at < timezone.now() - CLAIM_VALID_FOR:
+        problem = "This link has expired: ask for a new one."
+    elif found.player.user_id is not None:
+        problem = "This player record is linked to an account already."
+    if problem:
+        return render(
+            request, "club/members/claim_done.html", {"club": club, "problem": problem}, status=410
+        )
+    player = found.player
+    form = None if request.user.is_authenticated else UserCreationForm(request.POST or None)
+    if request.method == "POST" and (form is None or form.is_valid()):
+        try:
+            with transaction.atomic():
+                # Single use: only the request that flips used_at from empty goes on.
+                if not PlayerClaim.objects.filter(pk=found.pk, used_at__isnull=True).update(
+                    used_at=timezone.now()
+                ):
+                    raise IntegrityError("used")
+                user = request.user if form is None else form.save()
+                if (
+                    Player.objects.filter(pk=player.pk, user__isnull=True).update(user=user) != 1
+                    or Player.objects.filter(club=club, user=user).count() != 1
+                ):
+                    raise IntegrityError("taken")
+        except IntegrityError:
+            return render(
+                request,
+                "club/members/claim_done.html",
+                {
+                    "club": club,
+                    "problem": "This record or your account is linked already: ask the secretary.",
+                },
+                status=409,
+            )
+        if form is not None:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Your account is linked to {player.name}.")
+        return redirect("me", slug=club.slug)
+    return render(
+        request, "club/members/claim_confirm.html", {"club": club, "player": player, "form": form}
+    )
+
+
+urlpatterns = [
+    path("me/", me, name="me"),
+    path("unsubscribe/<str:token>/", unsubscribe, name="unsubscribe"),
+    path("claim/", claim, name="claim"),
+    path("claim/<str:token>/", claim_confirm, name="claim_confirm"),
+]

@@ -1,0 +1,81 @@
+"""Issue 13.4: no cell of a CSV the app writes becomes a live spreadsheet formula."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.urls import reverse
+from hypothesis import given
+from hypothesis import strategies as st
+
+from club import csv_safety
+from tests.club.scorebook import play
+
+EVIL = '=HYPERLINK("http://evil.example","x")'
+
+
+@pytest.mark.parametrize(
+    ("cell", "written"),
+    [
+        (EVIL, "'" + EVIL),
+        ("+SUM(A1:A9)", "'+SUM(A1:A9)"),
+        ("-2+3+cmd|' /C calc'!A0", "'-2+3+cmd|' /C calc'!A0"),
+        ("@SUM(1,2)", "'@SUM(1,2)"),
+        ("\t=1+1", "'\t=1+1"),
+        ("\r=1+1", "'\r=1+1"),
+        ("- Ann", "'- Ann"),
+        ("Ann = Bob", "Ann = Bob"),
+        ("Zoë", "Zoë"),
+        ("", ""),
+        # Numbers and the app's own signed amounts stay as they are.
+        ("-12", "-12"),
+        ("+3", "+3"),
+        ("-£1.20", "-£1.20"),
+        ("+$0.0172", "+$0.0172"),
+        ("-1,234 pts", "-1,234 pts"),
+        ("-0.42", "-0.42"),
+        (-12, -12),
+        (7, 7),
+        (None, None),
+    ],
+)
+def test_safe_cell(cell, written):
+    assert csv_safety.safe_cell(cell) == written
+
+
+@given(st.text())
+def test_no_written_text_cell_starts_a_formula(text):
+    cell = csv_safety.safe_cell(text)
+    if cell.startswith(csv_safety.TRIGGERS):
+        assert csv_safety.NUMBER.fullmatch(cell)  # only a plain signed number may
+        assert not any(c.isalpha() for c in cell.replace("pts", "").replace("points", "")[:-1])
+    else:
+        assert cell in (text, "'" + text)
+
+
+def test_writer_round_trips_through_the_csv_module():
+    out = io.StringIO()
+    csv_safety.writer(out).writerows([["Name", "Net"], [EVIL, "-£0.35"], ["Ann", 12]])
+    rows = list(csv.reader(io.StringIO(out.getvalue())))
+    assert rows == [["Name", "Net"], ["'" + EVIL, "-£0.35"], ["Ann", "12"]]
+
+
+def test_standings_csv_neutralises_a_players_formula_name(client, secretary, night, players):
+    players[0].name = "@Ann"
+    players[0].save()
+    players[1].name = EVIL  # Bob, at Ann's table
+    players[1].save()
+    play(night, secretary, players[0])  # Ann wins a solo: the others lose
+    client.force_login(secretary)
+    response = client.get(reverse("standings_csv", args=[night.season.club.slug]))
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    cells = [cell for row in rows for cell in row]
+    assert "'@Ann" in cells
+    assert all(not c.startswith(("=", "@", "\t", "\r")) for c in cells)
+    for cell in cells:
+        if cell.startswith(("+", "-")):
+            assert csv_safety.NUMBER.fullmatch(cell), cell  # losses stay numbers
+    assert any(c.startswith("-£") for c in cells)
+    assert "'" + EVIL in cells

@@ -1,0 +1,301 @@
+"""The club data file in the app: export, night export, import with preview and confirm, the CSV
+template and the published schema; for every role."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from club.interchange import MAX_BYTES, SCHEMA_PATH, csv_sheets, staging
+from club.interchange.export import export_document
+from club.models import AuditEvent, Hand, Night, Player, Season
+from club.services import demo
+from tests.club.interchange_kit import check_schema
+from tests.club.test_interchange_bad_input import counts, sample
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def staging_dir(tmp_path, settings):
+    settings.IMPORT_STAGING_DIR = str(tmp_path / "imports")
+    return tmp_path / "imports"
+
+
+def u(name: str, *args) -> str:
+    return reverse(name, args=["crown", *args])
+
+
+def client_for(user) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def upload(document, name: str = "club.json") -> SimpleUploadedFile:
+    raw = document if isinstance(document, bytes) else json.dumps(document).encode()
+    return SimpleUploadedFile(name, raw, content_type="application/json")
+
+
+# Who may --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [("secretary", 200), ("scorer", 403), ("viewer", 403), ("outsider", 404), (None, 302)],
+)
+def test_only_the_secretary_exports_and_imports(request, night, who, status):
+    user = request.getfixturevalue(who) if who else None
+    client = client_for(user)
+    before = counts()
+    pages = [
+        ("get", u("club_export")),
+        ("get", u("night_export", night.pk)),
+        ("get", u("club_import")),
+        ("get", u("import_csv_template")),
+        ("post", u("club_import")),
+        ("post", u("club_import_confirm")),
+    ]
+    for method, url in pages:
+        if method == "post":
+            data = {"file": upload(sample())} if url.endswith("import/") else {"token": "x"}
+            response = client.post(url, data)
+            if who == "secretary":
+                continue  # the secretary's posts are tested below
+        else:
+            response = client.get(url)
+        assert response.status_code == status, url
+        if status == 302:
+            assert response["Location"].startswith("/accounts/login/")
+        if status == 200:
+            assert b"solo-whist-club" in response.content or b"date,title" in response.content
+    assert counts() == before
+
+
+def test_another_clubs_night_is_not_found(outsider, night):
+    client = client_for(outsider)
+    response = client.get(reverse("night_export", args=["redlion", night.pk]))
+    assert response.status_code == 404
+
+
+def test_the_setup_page_and_night_page_link_to_export_and_import(secretary, viewer, night):
+    body = client_for(secretary).get(u("club_setup")).content.decode()
+    assert u("club_export") in body and u("club_import") in body
+    night_page = client_for(secretary).get(u("night_detail", night.pk)).content.decode()
+    assert u("night_export", night.pk) in night_page
+    assert "Export this night" in night_page
+    assert (
+        u("night_export", night.pk)
+        not in client_for(viewer).get(u("night_detail", night.pk)).content.decode()
+    )
+
+
+# Export ---------------------------------------------------------------------------------------
+
+
+def test_export_downloads_the_whole_club(secretary, night, table4):
+    from tests.club.interchange_kit import play
+
+    play(table4, secretary, [{"contract": "solo", "declarer": "Bob", "tricks": 6}])
+    response = client_for(secretary).get(u("club_export"))
+    assert response["Content-Type"] == "application/json"
+    today = dt.date.today().isoformat()
+    assert response["Content-Disposition"] == f'attachment; filename="crown-{today}.json"'
+    document = json.loads(response.content)
+    check_schema(document)
+    expected = export_document(night.season.club)
+    document.pop("exported_at"), expected.pop("exported_at")
+    assert document == expected
+    assert document["nights"][0]["tables"][0]["hands"][0]["amounts"] == {
+        "Ann": -7, "Bob": 21, "Cat": -7, "Dan": -7
+    }  # fmt: skip
+
+
+def test_night_export_holds_that_night_only(secretary, season, players, night):
+    from club.services.setup import create_night
+
+    create_night(season, dt.date(2026, 11, 27), [(players[:4], 0)], title="Cup")
+    response = client_for(secretary).get(u("night_export", night.pk))
+    assert response["Content-Disposition"] == 'attachment; filename="crown-2026-11-20.json"'
+    document = json.loads(response.content)
+    check_schema(document)
+    assert [(n["date"], n["title"]) for n in document["nights"]] == [("2026-11-20", "")]
+
+
+def test_export_runs_a_fixed_number_of_queries(secretary, django_assert_max_num_queries):
+    """The same queries for a club of 40 hands and one of 400."""
+    from club.models import Membership, Role
+
+    used = []
+    for slug, hands in (("small", 40), ("large", 400)):
+        club = demo.seed(slug=slug, hands=hands, with_users=False).club
+        Membership.objects.create(user=secretary, club=club, role=Role.SECRETARY)
+        client = client_for(secretary)
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(reverse("club_export", args=[slug]))
+        assert len(json.loads(response.content)["nights"]) >= 1
+        used.append(len(queries))
+    assert used[0] == used[1]
+    with django_assert_max_num_queries(used[1]):
+        client.get(reverse("club_export", args=["large"]))
+
+
+# Import ---------------------------------------------------------------------------------------
+
+
+def test_import_previews_then_writes_on_confirm(secretary, club, staging_dir):
+    client = client_for(secretary)
+    before = counts()
+    response = client.post(u("club_import"), {"file": upload(sample(), "winter.json")})
+    assert response.status_code == 200
+    body = response.content.decode()
+    summary = response.context["summary"]
+    assert summary.seasons_added == ["Winter 2026"]
+    assert summary.rule_sets_added == ["Six, twelve and eighteen"]
+    assert summary.players_added == [
+        "Ann Baxter", "Bob Mortimer", "Cat O'Neill", "Dan Whitaker", "Eve Lambert"
+    ]  # fmt: skip
+    assert (summary.tables, summary.hands, len(summary.nights)) == (2, 5, 2)
+    assert "Preview: winter.json" in body and "Import 5 hands" in body
+    assert counts() == before  # a preview writes nothing
+    assert len(list(staging_dir.iterdir())) == 1
+    token = response.context["confirm"].initial["token"]
+
+    response = client.post(u("club_import_confirm"), {"token": token}, follow=True)
+    assert "Imported winter.json: 2 night(s), 2 table(s), 5 hand(s); 5 player(s) added." in (
+        response.content.decode()
+    )
+    assert Night.objects.filter(season__club=club).count() == 2
+    assert Hand.objects.filter(table__night__season__club=club, entered_by=secretary).count() == 5
+    event = AuditEvent.objects.get(club=club, night=None)
+    assert event.user == secretary and event.after["file"] == "winter.json"
+    assert list(staging_dir.iterdir()) == []  # the upload is gone once imported
+    # The same token again: the file is gone, nothing more is written.
+    after = counts()
+    response = client.post(u("club_import_confirm"), {"token": token}, follow=True)
+    assert "The uploaded file is no longer here" in response.content.decode()
+    assert counts() == after
+
+
+def test_import_preview_lists_every_problem_and_writes_nothing(secretary, club, staging_dir):
+    document = sample()
+    document["nights"][0]["tables"][0]["hands"][0]["tricks"] = 14
+    document["nights"][1]["tables"][0]["hands"][1]["declarer"] = "Eve Lambert"
+    before = counts()
+    response = client_for(secretary).post(u("club_import"), {"file": upload(document)})
+    body = response.content.decode()
+    assert "club.json cannot be imported" in body
+    assert "Nothing was written" in body
+    assert "<strong>night 2026-11-20, table 1, hand 1</strong>: &#x27;tricks&#x27; is 14" in body
+    assert "<strong>night 2026-11-27, table 1, hand 2</strong>: &#x27;declarer&#x27;" in body
+    assert "confirm" not in response.context
+    assert counts() == before
+    assert not staging_dir.exists() or list(staging_dir.iterdir()) == []
+
+
+def test_import_refuses_a_file_over_the_limit_before_reading_it(secretary, club):
+    big = SimpleUploadedFile("big.json", b" " * MAX_BYTES, content_type="application/json")
+    before = counts()
+    response = client_for(secretary).post(u("club_import"), {"file": big})
+    assert response.context["form"].errors == {
+        "file": [
+            "The file is 50.0 MB: the limit is 50 MB. Export one season at a time and import each."
+        ]
+    }
+    assert counts() == before
+
+
+def test_a_tampered_or_foreign_token_is_refused(secretary, outsider, club, other_club):
+    client = client_for(secretary)
+    response = client.post(u("club_import"), {"file": upload(sample())})
+    token = response.context["confirm"].initial["token"]
+    before = counts()
+    forged = token[:-3] + ("AAA" if token[-3:] != "AAA" else "BBB")
+    response = client.post(u("club_import_confirm"), {"token": forged}, follow=True)
+    assert "This upload is not valid: upload the file again." in response.content.decode()
+    # Another club's secretary cannot use it in their club either.
+    from club.models import Membership, Role
+
+    Membership.objects.create(user=outsider, club=club, role=Role.VIEWER)
+    response = client_for(outsider).post(
+        reverse("club_import_confirm", args=["redlion"]), {"token": token}, follow=True
+    )
+    assert "This upload belongs to someone else" in response.content.decode()
+    assert counts() == before
+
+
+def test_a_staged_file_changed_on_disk_is_refused(secretary, club, staging_dir):
+    client = client_for(secretary)
+    response = client.post(u("club_import"), {"file": upload(sample())})
+    token = response.context["confirm"].initial["token"]
+    (path,) = staging_dir.iterdir()
+    path.write_bytes(path.read_bytes().replace(b'"tricks": 5', b'"tricks": 6'))
+    before = counts()
+    response = client.post(u("club_import_confirm"), {"token": token}, follow=True)
+    assert "has changed since the preview" in response.content.decode()
+    assert counts() == before
+
+
+def test_confirm_after_the_night_was_entered_meanwhile_writes_nothing(secretary, club):
+    client = client_for(secretary)
+    laid_out = json.dumps(sample(), indent=1).encode()
+    response = client.post(u("club_import"), {"file": upload(laid_out)})
+    token = response.context["confirm"].initial["token"]
+    # Meanwhile the same nights arrive by another way (a second tab, the file saved again).
+    second = client.post(u("club_import"), {"file": upload(sample())})
+    client.post(u("club_import_confirm"), {"token": second.context["confirm"].initial["token"]})
+    before = counts()
+    response = client.post(u("club_import_confirm"), {"token": token})
+    assert "the club already has this night" in response.content.decode()
+    assert counts() == before
+
+
+def test_old_uploads_are_pruned(staging_dir, settings):
+    token = staging.stage(b"{}", club_id=1, user_id=1, kind="json", name="x.json")
+    assert staging.load(token, club_id=1, user_id=1).raw == b"{}"
+    staging.prune(now=__import__("time").time() + staging.KEEP + 10)
+    assert list(staging_dir.iterdir()) == []
+
+
+# Paper sheets and the schema -------------------------------------------------------------------
+
+
+def test_csv_template_downloads_and_imports(secretary, club, hoyle):
+    client = client_for(secretary)
+    response = client.get(u("import_csv_template"))
+    assert response["Content-Type"] == "text/csv"
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert tuple(rows[0]) == csv_sheets.COLUMNS
+    Season.objects.create(
+        club=club, name="Winter 2026", start=dt.date(2026, 9, 1), end=dt.date(2027, 3, 31),
+        rule_set=hoyle,
+    )  # fmt: skip
+    sheet = SimpleUploadedFile("sheets.csv", response.content, content_type="text/csv")
+    preview = client.post(u("club_import"), {"file": sheet})
+    assert preview.context["summary"].hands == 4
+    token = preview.context["confirm"].initial["token"]
+    client.post(u("club_import_confirm"), {"token": token})
+    assert Hand.objects.filter(table__night__season__club=club).count() == 4
+    assert set(Player.objects.filter(club=club).values_list("name", flat=True)) == {
+        "Ann Baxter", "Bob Mortimer", "Cat O'Neill", "Dan Whitaker"
+    }  # fmt: skip
+
+
+def test_the_schema_is_published_for_anyone(client):
+    response = client.get("/schema/solo-whist-club-v1.json")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/schema+json"
+    body = b"".join(response.streaming_content)
+    assert json.loads(body) == json.loads(SCHEMA_PATH.read_text())
+    assert json.loads(body)["$schema"] == "https://json-schema.org/draft/2020-12/schema"

@@ -1,0 +1,187 @@
+"""The live night board: every table's progress, the running nets and the settle-up against the
+scoring core; the cheap "nothing changed" answers (204 for htmx, 304 for an ETag); who may see it;
+and a fixed number of queries whatever the number of tables and hands."""
+
+from __future__ import annotations
+
+import datetime as dt
+import html as html_lib
+import re
+
+import pytest
+from django.urls import reverse
+
+import scoring
+from club.models import Player
+from club.services.hands import HandEntry, close_night, delete_hand, record_hand, update_hand
+from club.services.setup import create_night
+
+HOYLE = scoring.preset("hoyle")
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def live_url(night) -> str:
+    return reverse("live_night", args=["crown", night.pk])
+
+
+def text(response) -> str:
+    html = response.content.decode()
+    return html_lib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip())
+
+
+def pounds(pence: int, signed: bool = True) -> str:
+    sign = "-" if pence < 0 else ("+" if signed and pence > 0 else "")
+    return f"{sign}£{abs(pence) // 100}.{abs(pence) % 100:02d}"
+
+
+def revision_of(response) -> str:
+    return re.search(r'data-revision="([0-9a-f]+)"', response.content.decode()).group(1)
+
+
+def play(night, secretary, hands_per_table: int) -> dict[str, int]:
+    """Enter hands at every table of the night; return each player's net by the scoring core."""
+    nets: dict[str, int] = {}
+    for table in night.tables.prefetch_related("seats__player"):
+        seats = [s.player for s in table.seats.all()]
+        names = [p.name for p in seats]
+        for n in range(1, hands_per_table + 1):
+            dealer_name = scoring.table.dealer_for(names, 0, n)
+            playing = scoring.table.players_in_hand(names, dealer_name, HOYLE)
+            by_name = {p.name: p for p in seats}
+            declarer = playing[n % len(playing)]
+            tricks = (n * 3) % 14
+            record_hand(
+                table,
+                HandEntry(
+                    dealer=by_name[dealer_name],
+                    contract="solo",
+                    declarer=by_name[declarer],
+                    tricks=tricks,
+                ),
+                secretary,
+            )
+            result = scoring.score_hand(
+                scoring.Hand(players=playing, contract="solo", declarer=declarer, tricks=tricks),
+                HOYLE,
+            )
+            for name, amount in result.amounts.items():
+                nets[name] = nets.get(name, 0) + amount
+    return nets
+
+
+def test_the_board_shows_progress_nets_and_settle_up_as_the_core_has_them(
+    client, viewer, secretary, night, players
+):
+    nets = play(night, secretary, 3)
+    client.force_login(viewer)
+    response = client.get(live_url(night))
+    assert response.status_code == 200
+    page = text(response)
+    assert "6 hands entered" in page
+    html = response.content.decode()
+    for table in night.tables.all():
+        card = re.search(
+            rf'<article class="card live-table" id="live-table-{table.pk}">(.*?)</article>',
+            html,
+            re.S,
+        ).group(1)
+        card_text = html_lib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", card)))
+        last = table.hands.order_by("-number").first()
+        assert "3 hands" in card_text
+        assert f"Hand 3: Solo by {last.declarer.name}" in card_text
+    nets_table = re.search(r'<section class="card" id="nets">(.*?)</section>', html, re.S).group(1)
+    for name, net in nets.items():
+        row = re.search(
+            rf"<tr>\s*<td>(?:<a[^>]*>)?{name}(?:</a>)?</td>(.*?)</tr>", nets_table, re.S
+        )
+        assert pounds(net) in html_lib.unescape(row.group(1)) if net else "£0.00" in row.group(1)
+    for payer, payee, amount in scoring.settle_up(nets):
+        assert f"{payer} pays {payee} {pounds(amount, signed=False)}" in page
+    # While the night is open the board polls itself with the revision it shows.
+    assert f'?since={revision_of(response)}"' in html and 'hx-trigger="every 10s"' in html
+
+
+def test_nothing_changed_is_a_204_for_htmx_and_a_304_for_an_etag(
+    client, viewer, secretary, night, players, django_assert_max_num_queries
+):
+    ann, bob, cat, dan = players[:4]
+    table = night.tables.get(number=1)
+    client.force_login(viewer)
+    first = client.get(live_url(night))
+    rev = revision_of(first)
+    assert first["ETag"] == f'"{rev}"'
+    assert "no-cache" in first["Cache-Control"]
+    # Session, user, club, memberships, night, revision: and no board.
+    with django_assert_max_num_queries(6):
+        same = client.get(live_url(night) + f"?since={rev}", **HTMX)
+    assert same.status_code == 204 and same.content == b""
+    not_modified = client.get(live_url(night), HTTP_IF_NONE_MATCH=f'"{rev}"')
+    assert not_modified.status_code == 304
+
+    # Each kind of change gives a new revision and a new board.
+    hand = record_hand(table, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), None)
+    seen = {rev}
+    changed = client.get(live_url(night) + f"?since={rev}", **HTMX)
+    assert changed.status_code == 200 and "Hand 1: Solo by Bob" in text(changed)
+    assert changed.content.decode().lstrip().startswith('<div id="live-board"')
+    seen.add(revision_of(changed))
+    update_hand(hand, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=4), None, 1)
+    seen.add(revision_of(client.get(live_url(night))))
+    hand.refresh_from_db()
+    delete_hand(hand, None)
+    seen.add(revision_of(client.get(live_url(night))))
+    close_night(night, secretary)
+    closed = client.get(live_url(night))
+    seen.add(revision_of(closed))
+    assert len(seen) == 5
+    # A closed night's board is final and stops polling.
+    assert "Final" in text(closed) and "hx-trigger" not in closed.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("role", "public", "status"),
+    [
+        ("viewer", False, 200),
+        ("scorer", False, 200),
+        ("secretary", False, 200),
+        ("outsider", False, 404),
+        (None, False, 302),
+        ("outsider", True, 200),
+        (None, True, 200),
+    ],
+)
+def test_public_when_the_club_is_else_members_only(
+    role, public, status, request, client, club, night
+):
+    club.is_public = public
+    club.save()
+    if role:
+        client.force_login(request.getfixturevalue(role))
+    response = client.get(live_url(night))
+    assert response.status_code == status
+    if status == 302:
+        assert "/accounts/login/" in response["Location"]
+    if status == 404:
+        assert "Ann" not in response.content.decode()
+
+
+def test_another_clubs_night_is_404_under_this_club(client, secretary, outsider, night):
+    client.force_login(outsider)
+    assert client.get(reverse("live_night", args=["redlion", night.pk])).status_code == 404
+
+
+@pytest.mark.parametrize("size", [1, 5])
+def test_the_board_issues_a_fixed_number_of_queries(
+    size, client, viewer, secretary, season, django_assert_max_num_queries
+):
+    players = [Player.objects.create(club=season.club, name=f"P{i:02d}") for i in range(4 * size)]
+    night = create_night(
+        season, dt.date(2026, 11, 20), [(players[4 * t : 4 * t + 4], 0) for t in range(size)]
+    )
+    play(night, secretary, 2 * size)
+    client.force_login(viewer)
+    # Session, user, club, memberships, night, revision, tables, seats, nets, last hands,
+    # unconfirmed counts.
+    with django_assert_max_num_queries(11):
+        response = client.get(live_url(night))
+    assert f"{2 * size * size} hands entered" in text(response)
