@@ -111,7 +111,7 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-            "timeout": int(os.environ.get("SQLITE_TIMEOUT", "20")),
+            "timeout": int(os.environ.get("SQLITE_TIMEOUT", "30")),
             "transaction_mode": "IMMEDIATE",
         }
     )

@@ -28,7 +28,7 @@ class ImportForm(forms.Form):
     @property
     def kind(self) -> str:
         name = self.cleaned_data["file"].name.lower()
-        return "csv" if name.endswith((".csv", ".txt")) else "json"
+        return "csv" if name.endswith(".csv") else "json"
 
 
 class ConfirmImportForm(forms.Form):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -110,11 +111,16 @@ class NightForm(forms.Form):
         "lines. They are added to the club, then offered in the seats below.",
     )
 
+    # One-time: drawn when the blank form is shown, kept through "Add players" and "Add a table",
+    # and stored on the night it creates, so that the form sent twice creates one night.
+    form_token = forms.UUIDField(required=False, widget=forms.HiddenInput)
+
     def __init__(self, *args: Any, club: Club, may_add_players: bool = True, **kwargs: Any) -> None:
         if "initial" not in kwargs:
             today = timezone.localdate()
             season = season_for(club, today)
             kwargs["initial"] = {"date": today, "season": season.pk if season else None}
+        kwargs["initial"].setdefault("form_token", uuid.uuid4())
         super().__init__(*args, **kwargs)
         self.club = club
         self.may_add_players = may_add_players

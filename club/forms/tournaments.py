@@ -7,6 +7,7 @@ seats), so a field of sixty checkboxes costs one query.
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django import forms
@@ -92,6 +93,9 @@ class TournamentForm(_Settings):
         "new_players",
     ]
 
+    # One-time, as on the night form: the same form sent twice creates one tournament.
+    form_token = forms.UUIDField(required=False, widget=forms.HiddenInput)
+
     def __init__(
         self,
         *args: Any,
@@ -105,6 +109,7 @@ class TournamentForm(_Settings):
             today = timezone.localdate()
             season = season_for(club, today)
             kwargs["initial"] = {"date": today, "season": season.pk if season else None}
+        kwargs["initial"].setdefault("form_token", uuid.uuid4())
         super().__init__(*args, **kwargs)
         self.club = club
         self.player_list = {p.pk: p for p in players}
@@ -128,6 +133,13 @@ class TournamentForm(_Settings):
 class SettingsForm(_Settings):
     """A tournament's settings once it exists (its date and season stay with its night)."""
 
+    extra_hands_allowed = forms.BooleanField(
+        required=False,
+        label="Allow hands past the round's number",
+        help_text="A table that has played its hands for the round is warned, and its next hand "
+        "is refused unless this is ticked (a hand miscounted, a round replayed).",
+    )
+
     def __init__(self, data: Any = None, *, tournament: Tournament) -> None:
         initial = {
             "name": tournament.name,
@@ -136,6 +148,7 @@ class SettingsForm(_Settings):
             "scoring_method": tournament.scoring_method,
             "is_public": tournament.is_public,
             "counts_in_standings": tournament.night.counts_in_standings,
+            "extra_hands_allowed": tournament.extra_hands_allowed,
         }
         super().__init__(data, initial=initial)
         self.tournament = tournament

@@ -23,6 +23,9 @@ class Night(models.Model):
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # The one-time token of the form that created the night: the same form sent twice (a
+    # double-click, a POST resent over a slow link) finds this night instead of making another.
+    form_token = models.UUIDField(null=True, blank=True, editable=False)
     # Issue 11: a closed night is provisional until `publish_after` (the club's correction
     # window), then published (final). club/services/publish.py moves it, under a row lock.
     publish_after = models.DateTimeField(null=True, blank=True)
@@ -32,6 +35,7 @@ class Night(models.Model):
         ordering = ["-date", "-id"]
         indexes = [models.Index(fields=["season", "date"], name="night_season_date")]
         constraints = [
+            models.UniqueConstraint(fields=["form_token"], name="night_form_token_unique"),
             models.CheckConstraint(
                 condition=Q(published_at__isnull=True) | Q(status="closed"),
                 name="night_published_only_when_closed",

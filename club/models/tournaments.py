@@ -49,6 +49,12 @@ class Tournament(models.Model):
         default=0, help_text="The round in play; 0 before the first round opens."
     )
     status = models.CharField(max_length=8, choices=Status, default=Status.SETUP)
+    # A table may not save more hands in a round than `hands_per_round` unless the director allows
+    # it here (a round replayed, a hand miscounted); the scorer is warned either way.
+    extra_hands_allowed = models.BooleanField(
+        default=False,
+        help_text="Tables may save hands past the round's number (they are warned).",
+    )
     # The most times any two entrants meet over the whole plan (played rounds and the rounds still
     # to come for the current entrants): recomputed whenever the plan can change.
     planned_max_meetings = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Max, OuterRef, Subquery
 
 import scoring
-from club.models import AuditEvent, Hand, Night
+from club.models import AuditEvent, Hand, Night, RuleSet
 from club.queries.night import NightSummary, TableSummary, night_summary
 from club.queries.table_sheet import result_text
 
@@ -68,8 +68,9 @@ def revision(night: Night) -> str:
 def _last_hands(night: Night) -> dict[int, Hand]:
     """The latest hand of every table of the night: one query."""
     latest = Hand.objects.filter(table=OuterRef("table")).order_by("-number").values("number")[:1]
+    # Not the rule set: each row would decode its stakes again; live_board reads them once.
     hands = Hand.objects.filter(table__night=night, number=Subquery(latest)).select_related(
-        "rule_set", "dealer", "declarer", "partner", "last_trick_by"
+        "dealer", "declarer", "partner", "last_trick_by"
     )
     return {hand.table_id: hand for hand in hands}
 
@@ -88,14 +89,18 @@ def live_board(night: Night, rev: str | None = None) -> LiveBoard:
     summary = night_summary(night)
     last = _last_hands(night)
     waiting = _unconfirmed(night)
-    rules: dict[int, scoring.RuleSet] = {}
+    # A hand keeps the rules it was scored under: the season's, but for hands scored before a
+    # change of the season's rule set (then one more query for those).
+    season_rules = night.season.rule_set
+    rules: dict[int, scoring.RuleSet] = {season_rules.pk: season_rules.rules}
+    others = {h.rule_set_id for h in last.values()} - set(rules)
+    if others:
+        rules |= {pk: rs.rules for pk, rs in RuleSet.objects.in_bulk(others).items()}
     tables = []
     for table in summary.tables:
         hand = last.get(table.table.pk)
         progress = None
         if hand is not None:
-            if hand.rule_set_id not in rules:
-                rules[hand.rule_set_id] = hand.rule_set.rules
             progress = LastHand(hand, result_text(hand, rules[hand.rule_set_id]))
         tables.append(TableProgress(table, progress, waiting.get(table.table.pk, 0)))
     return LiveBoard(summary, tables, rev if rev is not None else revision(night))

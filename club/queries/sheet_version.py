@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from django.db.models import Count, Sum
 
-from club.models import Hand, Table
+from club.models import Hand, Night, Table
 
 
 def _etag(status: str, count: int, ids: int, versions: int) -> str:
@@ -38,3 +38,18 @@ def etag_of_hands(table: Table, hands: Iterable[Hand]) -> str:
         sum(h.pk for h in hands),
         sum(h.version for h in hands),
     )
+
+
+def night_etag(night: Night) -> str:
+    """One query: the ETag of a night's page (its tables, their seats and hands, its status)."""
+    # (The names must not be the relations' own: an alias "seats" would hide Table.seats.)
+    names = ("n_tables", "seat_ids", "n_hands", "hand_ids", "versions")
+    figures = Table.objects.filter(night=night).aggregate(
+        n_tables=Count("id", distinct=True),
+        seat_ids=Sum("seats__id"),
+        n_hands=Count("hands__id", distinct=True),
+        hand_ids=Sum("hands__id"),
+        versions=Sum("hands__version"),
+    )
+    values = "-".join(str(figures[name] or 0) for name in names)
+    return f'"{night.status}-{values}"'

@@ -16,6 +16,7 @@ from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Tabl
 from club.services import grades, publish
 from club.services.ladder import ladder_amounts
 from club.services.locks import NightGone, lock_night
+from club.services.round_limit import refusal, tournament_of
 
 
 class HandConflict(Exception):
@@ -174,16 +175,19 @@ def snapshot(hand: Hand) -> dict[str, Any]:
         "last_trick_by": name(hand.last_trick_by),
         "trump": hand.trump,
         "notes": hand.notes,
-        "amounts": {line.player.name: line.amount for line in hand.score_lines.all()},
+        "amounts": {
+            line.player.name: line.amount for line in hand.score_lines.select_related("player")
+        },
     }
 
 
-def _lock_night(night_id: int) -> Night:
+def _lock_night(night_id: int, shared: bool = False) -> Night:
     """Every write of a night takes the night's row lock first (then its season's and rule sets',
     club.services.locks), so that a close, a reopen and hand changes at any of its tables take
-    turns in one order: no hand lands in a closed night, and two changes never deadlock."""
+    turns in one order: no hand lands in a closed night, and two changes never deadlock.
+    `shared`: a share lock, which new hands at different tables hold at once."""
     try:
-        return lock_night(night_id)
+        return lock_night(night_id, shared=shared)
     except NightGone as gone:
         raise HandConflict(str(gone)) from None
 
@@ -366,7 +370,12 @@ def record_hand(
     (the reply to an earlier save was lost, or the offline queue sent it again), that hand is
     returned unchanged with `resent` set to True, and nothing is written."""
     with transaction.atomic():
-        night = _lock_night(table.night_id)
+        # The night, its season and rule sets with a share lock: the saves at every table of a
+        # night hold it together (fifteen tables at once do not queue behind one another), while
+        # a close, a ladder change or a rule set edit (FOR UPDATE) waits for them, and they for
+        # it. Then this table's row, so that two phones at one table take turns.
+        night = _lock_night(table.night_id, shared=True)
+        Table.objects.select_for_update().only("pk").get(pk=table.pk)
         if client_id is not None:
             earlier = Hand.objects.filter(client_id=client_id).first()
             if earlier is not None:
@@ -384,6 +393,8 @@ def record_hand(
         number = (last or 0) + 1
         if expected_number is not None and expected_number != number:
             raise _moved_on(expected_number, number)
+        if refused := refusal(tournament_of(night), number):
+            raise HandConflict(refused)
         hand = Hand(
             table=table,
             number=number,

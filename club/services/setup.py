@@ -4,13 +4,14 @@ tests alike, so that there is one way to set things up), and the club's members.
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count, Prefetch, Q, Sum
 from django.utils.crypto import get_random_string
 
@@ -136,17 +137,37 @@ def add_players(club: Club, names: Iterable[str]) -> list[Player]:
         return players
 
 
+def distinct_title(club: Club, date: dt.date, title: str = "") -> str:
+    """The title a new night on `date` takes so that its name tells it apart from the club's other
+    nights that day: blank (the name is "Club night 20 Nov 2026") when nothing else is called so,
+    else the name with the first free " (2)", " (3)"..."""
+    wanted = title.strip() or str(Night(date=date))
+    taken = {
+        str(n) for n in Night.objects.filter(season__club=club, date=date).only("title", "date")
+    }
+    if wanted not in taken:
+        return title.strip()
+    limit = Night._meta.get_field("title").max_length
+    n = 2
+    while (candidate := f"{wanted[: limit - len(f' ({n})')]} ({n})") in taken:
+        n += 1
+    return candidate
+
+
 def create_night(
     season: Season,
     date: dt.date,
     tables: Sequence[tuple[Sequence[Player], int]],
     title: str = "",
     user: AbstractBaseUser | None = None,
+    form_token: uuid.UUID | None = None,
 ) -> Night:
     """A night with its tables: each a list of players in seat order and the first dealer's seat
-    (0-based). With a `user`, the audit trail records who set the night up."""
+    (0-based). With a `user`, the audit trail records who set the night up. Its title is made
+    distinct from the club's other nights that day (see `distinct_title`)."""
     with transaction.atomic():
-        night = Night.objects.create(season=season, date=date, title=title)
+        title = distinct_title(season.club, date, title)
+        night = Night.objects.create(season=season, date=date, title=title, form_token=form_token)
         for number, (players, first_dealer) in enumerate(tables, start=1):
             scoring.table.check_table_size([str(p.pk) for p in players])
             if not 0 <= first_dealer < len(players):
@@ -170,6 +191,34 @@ def create_night(
                 },
             )
     return night
+
+
+def create_night_once(
+    season: Season,
+    date: dt.date,
+    tables: Sequence[tuple[Sequence[Player], int]],
+    *,
+    form_token: uuid.UUID,
+    title: str = "",
+    user: AbstractBaseUser | None = None,
+) -> tuple[Night, bool]:
+    """Create the night of a form once: (night, True) the first time; (the night that form already
+    made, False) when the same form comes again (a double-click, a POST resent), even at the
+    same moment (the token is unique in the database)."""
+    club_nights = Night.objects.filter(season__club_id=season.club_id)
+    existing = Night.objects.filter(form_token=form_token).select_related("season").first()
+    if existing is not None:
+        if existing.season.club_id == season.club_id:
+            return existing, False
+        # Another club's token can only be a tampered form: not theirs to find, so a new one.
+        form_token = uuid.uuid4()
+    try:
+        return create_night(season, date, tables, title, user, form_token=form_token), True
+    except IntegrityError:
+        existing = club_nights.filter(form_token=form_token).first()
+        if existing is None:
+            raise
+        return existing, False
 
 
 def _seat_list(players: Sequence[Player], first_dealer: int) -> str:

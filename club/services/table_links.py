@@ -24,16 +24,22 @@ def _audit_link(table: Table, night: Night, user: AbstractBaseUser | None, actio
     )
 
 
+def _live_links(night: Night) -> dict[int, TableLink]:
+    return {
+        link.table_id: link
+        for link in TableLink.objects.filter(table__night=night, revoked_at=None)
+    }
+
+
 def night_links(night: Night, user: AbstractBaseUser | None) -> dict[int, TableLink]:
     """Each table's live link, by table id; a table that has none yet gets one now (the first
     time a secretary asks for the night's links, its QR codes or its table cards)."""
     tables = list(night.tables.all())
-    live = {
-        link.table_id: link
-        for link in TableLink.objects.filter(table__night=night, revoked_at=None)
-    }
-    missing = [t for t in tables if t.pk not in live]
-    if missing:
+    for _attempt in range(3):
+        live = _live_links(night)
+        missing = [t for t in tables if t.pk not in live]
+        if not missing:
+            return live
         try:
             with transaction.atomic():
                 for table in missing:
@@ -42,12 +48,11 @@ def night_links(night: Night, user: AbstractBaseUser | None) -> dict[int, TableL
                     live[table.pk] = link
                     _audit_link(table, night, user, AuditEvent.Action.ISSUE)
         except IntegrityError:
-            # Another secretary's page issued them at the same moment: use theirs.
-            live = {
-                link.table_id: link
-                for link in TableLink.objects.filter(table__night=night, revoked_at=None)
-            }
-    return live
+            # Another secretary's page issued some at the same moment: read theirs, then issue
+            # the ones still missing.
+            continue
+        return live
+    return _live_links(night)
 
 
 def revoke(table: Table, user: AbstractBaseUser | None) -> bool:

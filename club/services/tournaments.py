@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -196,18 +197,25 @@ def create_tournament(
     new_names: Sequence[str] = (),
     seed: int | None = None,
     director: AbstractBaseUser | None = None,
+    form_token: uuid.UUID | None = None,
 ) -> Tournament:
     """A tournament with its night (titled with its name) and its first entrants: `players`, and
     `new_names` added to the club (or found in it, ignoring case). The hands are scored under the
     season's rule set, as on any night of the season. Without a `seed`, a random one is drawn and
-    stored, so the seats can always be drawn again the same way."""
+    stored, so the seats can always be drawn again the same way. `form_token` is the creating
+    form's one-time token, kept on the night (unique): a second tournament from the same form
+    fails with IntegrityError (see `tournament_of_form`)."""
     if season.club_id != club.pk:
         raise TournamentError(f"{season} is not a season of {club}.")
     if any(p.club_id != club.pk for p in players):
         raise TournamentError("Only the club's own players can be entered.")
     with transaction.atomic():
         night = Night.objects.create(
-            season=season, date=date, title=name, counts_in_standings=counts_in_standings
+            season=season,
+            date=date,
+            title=name,
+            counts_in_standings=counts_in_standings,
+            form_token=form_token,
         )
         tournament = Tournament.objects.create(
             club=club,
@@ -238,6 +246,13 @@ def create_tournament(
             },
         )
     return tournament
+
+
+def tournament_of_form(club: Club, form_token: uuid.UUID | None) -> Tournament | None:
+    """The club's tournament that the form with this one-time token created, if any."""
+    if form_token is None:
+        return None
+    return Tournament.objects.filter(club=club, night__form_token=form_token).first()
 
 
 def _draw_round(
@@ -477,11 +492,13 @@ def update_settings(
     scoring_method: Method | str,
     is_public: bool,
     counts_in_standings: bool,
+    extra_hands_allowed: bool | None = None,
     user: AbstractBaseUser | None = None,
 ) -> Tournament:
-    """Change the name, rounds, hands per round, scoring method, whether the event is public and
-    whether it counts in the season standings. The rounds cannot go below the round in play, nor
-    change once the tournament has finished."""
+    """Change the name, rounds, hands per round, scoring method, whether the event is public,
+    whether it counts in the season standings and (when given) whether tables may save hands past
+    the round's number. The rounds cannot go below the round in play, nor change once the
+    tournament has finished."""
     with transaction.atomic():
         locked = _locked(tournament)
         if locked.night.is_closed:
@@ -504,6 +521,8 @@ def update_settings(
             "scoring_method": Method(scoring_method).value,
             "is_public": is_public,
         }
+        if extra_hands_allowed is not None:
+            fields["extra_hands_allowed"] = extra_hands_allowed
         before = {k: getattr(locked, k) for k in fields}
         before["counts_in_standings"] = locked.night.counts_in_standings
         for field, value in fields.items():

@@ -26,6 +26,8 @@ from club.forms.nights import (
 )
 from club.models import Club, Night, Player
 from club.queries.night import TableSummary, audit_trail, club_nights, night_summary, night_tables
+from club.queries.night_clashes import Clash, seated_elsewhere
+from club.queries.sheet_version import night_etag
 from club.queries.table_links import unconfirmed_hands
 from club.services import setup as services
 from club.services.hands import HandConflict, close_night, reopen_night
@@ -65,6 +67,7 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
     may_add = access.may_add_players(request.user, club)
     players = _active_players(club)
     added: list[str] = []
+    clashes: list[Clash] = []
     if request.method != "POST":
         form = NightForm(club=club, may_add_players=may_add)
         tables = TableFormSet(
@@ -90,21 +93,13 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
             players = _active_players(club)
             data["new_players"] = ""
             form = NightForm(data, club=club, may_add_players=may_add)
-        if action == "create" and not added:
+        if action in ("create", "create_anyway") and not added:
             tables = TableFormSet(data, players=players, prefix=TABLES_PREFIX)
             if form.is_valid() and tables.is_valid():
-                seated = tables.tables()
-                night = services.create_night(
-                    form.cleaned_data["season"],
-                    form.cleaned_data["date"],
-                    seated,
-                    title=form.cleaned_data["title"],
-                    user=request.user,
-                )
-                messages.success(
-                    request, f"{night} is set up with {len(seated)} table(s): enter the hands."
-                )
-                return redirect("night_detail", slug=club.slug, night_id=night.pk)
+                done = _create_night(request, club, form, tables, action == "create_anyway")
+                if isinstance(done, HttpResponse):
+                    return done
+                clashes = done
         else:
             # The tables as posted, without errors for tables still being filled in.
             count = _posted_table_count(request) + (1 if action == "add_table" else 0)
@@ -121,6 +116,7 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "tables": tables,
             "added": added,
+            "clashes": clashes,
             "players": players,
             "max_tables": MAX_TABLES,
             "has_seasons": club.seasons.exists(),
@@ -129,14 +125,54 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _create_night(
+    request: HttpRequest, club: Club, form: NightForm, tables: TableFormSet, anyway: bool
+) -> HttpResponse | list[Clash]:
+    """Create the night of a valid form once (the same form sent again goes to the night it made),
+    unless players are already seated at another open night that day and the secretary has not
+    said to go ahead: then the clashes, for the page to show."""
+    seated = tables.tables()
+    token = form.cleaned_data.get("form_token")
+    made = Night.objects.filter(season__club=club, form_token=token).first() if token else None
+    if made is None:
+        date = form.cleaned_data["date"]
+        clashes = seated_elsewhere(club, date, [p for players, _ in seated for p in players])
+        if clashes and not anyway:
+            return clashes
+        args = (form.cleaned_data["season"], date, seated)
+        kwargs = {"title": form.cleaned_data["title"], "user": request.user}
+        if token is None:
+            night, created = services.create_night(*args, **kwargs), True
+        else:
+            night, created = services.create_night_once(*args, form_token=token, **kwargs)
+    else:
+        night, created = made, False
+    if created:
+        messages.success(
+            request, f"{night} is set up with {len(seated)} table(s): enter the hands."
+        )
+    else:
+        messages.info(request, f"{night} was already created by this form (it was sent twice).")
+    return redirect("night_detail", slug=club.slug, night_id=night.pk)
+
+
 @login_if_hidden
 def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     club = access.get_club(request, slug)
     night = access.get_night(request, club, night_id)
+    # The page checks every few seconds whether the night changed (static/js/live-refresh.js):
+    # "304 Not Modified" after one aggregate query when nothing did.
+    # Only that check gets the 304 (a browser's own revalidation gets the page, with any message
+    # waiting for it).
+    etag = night_etag(night)
+    if request.headers.get("X-Live-Check") and request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+        response["ETag"] = etag
+        return response
     can_manage = access.can(request.user, club, access.MANAGE)
     can_score = access.can(request.user, club, access.SCORE)
     after_the_night = ledger_views.night_context(request, club, night)  # issue 11
-    return render(
+    response = render(
         request,
         "club/nights/detail.html",
         {
@@ -149,9 +185,13 @@ def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
             "trail": audit_trail(night, club) if can_manage else None,
             "can_manage": can_manage,
             "can_score": can_score,
+            "etag": etag,
             **after_the_night,
         },
     )
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 def _close_or_reopen(request: HttpRequest, slug: str, night_id: int, closing: bool) -> HttpResponse:
@@ -250,6 +290,10 @@ def night_tables_edit(request: HttpRequest, slug: str, night_id: int) -> HttpRes
         tables = EditTableFormSet(request.POST, **kwargs)
         if tables.is_valid():
             kept, removed = tables.changes()
+            seated = [p for _, players, _ in kept for p in players]
+            clashes = seated_elsewhere(club, night.date, seated, exclude=night)
+            if clashes and request.POST.get("action") != "save_anyway":
+                return _tables_page(request, club, night, fixed, tables, None, clashes)
             try:
                 changed = services.edit_tables(night, kept, removed, user=request.user)
             except (services.SetupError, scoring.InvalidHand) as problem:
@@ -260,6 +304,18 @@ def night_tables_edit(request: HttpRequest, slug: str, night_id: int) -> HttpRes
                 else:
                     messages.info(request, "Nothing changed.")
                 return redirect("night_detail", slug=club.slug, night_id=night.pk)
+    return _tables_page(request, club, night, fixed, tables, error)
+
+
+def _tables_page(
+    request: HttpRequest,
+    club: Club,
+    night: Night,
+    fixed: list[TableSummary],
+    tables: EditTableFormSet,
+    error: str | None,
+    clashes: list[Clash] | None = None,
+) -> HttpResponse:
     return render(
         request,
         "club/nights/tables.html",
@@ -269,6 +325,7 @@ def night_tables_edit(request: HttpRequest, slug: str, night_id: int) -> HttpRes
             "fixed": fixed,
             "tables": tables,
             "error": error,
+            "clashes": clashes or [],
             "can_add": tables.total_form_count() + len(fixed) < MAX_TABLES,
         },
     )

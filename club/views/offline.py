@@ -25,6 +25,9 @@ SHELL_ASSETS = (
     "js/vendor/idb-keyval.umd.js",
     "js/offline-queue.js",
     "js/table.js",
+    # A table's link page (club/views/table_links.py) adds these.
+    "css/table_links.css",
+    "js/table_link.js",
 )
 
 

@@ -11,9 +11,11 @@ tournament's night; reopening it stays with a secretary, on the night page.
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.contrib import messages
+from django.db import IntegrityError
 from django.db.models import Count, Prefetch
 from django.db.models.functions import Lower
 from django.http import Http404, HttpRequest, HttpResponse
@@ -26,7 +28,7 @@ from django.views.decorators.http import require_POST
 from club import access
 from club.access import login_if_hidden
 from club.forms.tournaments import CloseRoundForm, EntriesForm, SettingsForm, TournamentForm
-from club.models import Club, Player, Seat, Table, Tournament
+from club.models import Club, Night, Player, Seat, Table, Tournament
 from club.pdf.render import file_name, sheet_response
 from club.pdf.sheets import ScoreCard, card_rows, stakes
 from club.queries import leaderboard as lq
@@ -124,20 +126,20 @@ def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        tournament = services.create_tournament(
-            club,
-            season=data["season"],
-            date=data["date"],
-            name=data["name"],
-            rounds=data["rounds"],
-            hands_per_round=data["hands_per_round"],
-            scoring_method=data["scoring_method"],
-            is_public=data["is_public"],
-            counts_in_standings=data["counts_in_standings"],
-            players=form.chosen_players,
-            new_names=data["new_players"],
-            director=request.user,
-        )
+        token = data.get("form_token")
+        made = services.tournament_of_form(club, token)
+        if made is None and token is not None and Night.objects.filter(form_token=token).exists():
+            token = None  # another club's token: a tampered form, not one to find
+        if made is not None:
+            messages.info(request, f"{made} was already created by this form (it was sent twice).")
+            return redirect("tournament_detail", slug=club.slug, tournament_id=made.pk)
+        try:
+            tournament = _create_tournament(club, form, data, token, request)
+        except IntegrityError:
+            made = services.tournament_of_form(club, token)
+            if made is None:
+                raise
+            return redirect("tournament_detail", slug=club.slug, tournament_id=made.pk)
         count = tournament.entries.count()
         messages.success(
             request,
@@ -154,6 +156,30 @@ def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
             "has_seasons": club.seasons.exists(),
             "can_manage": access.can(request.user, club, access.MANAGE),
         },
+    )
+
+
+def _create_tournament(
+    club: Club,
+    form: TournamentForm,
+    data: dict[str, Any],
+    token: uuid.UUID | None,
+    request: HttpRequest,
+) -> Tournament:
+    return services.create_tournament(
+        club,
+        season=data["season"],
+        date=data["date"],
+        name=data["name"],
+        rounds=data["rounds"],
+        hands_per_round=data["hands_per_round"],
+        scoring_method=data["scoring_method"],
+        is_public=data["is_public"],
+        counts_in_standings=data["counts_in_standings"],
+        players=form.chosen_players,
+        new_names=data["new_players"],
+        director=request.user,
+        form_token=token,
     )
 
 
@@ -186,6 +212,7 @@ def tournament_settings(request: HttpRequest, slug: str, tournament_id: int) -> 
                 scoring_method=data["scoring_method"],
                 is_public=data["is_public"],
                 counts_in_standings=data["counts_in_standings"],
+                extra_hands_allowed=data["extra_hands_allowed"],
                 user=request.user,
             )
         except services.TournamentError as problem:

@@ -1,5 +1,6 @@
-// The table page's keyboard order: the trumps select is in the tab order only for a contract
-// whose declarer names trumps (its data-named-for lists them; the server sets the first state).
+// The table page's keyboard: the trumps select is in the tab order only for a contract whose
+// declarer names trumps (its data-named-for lists them; the server sets the first state), and
+// Enter in a select of the hand form saves, as it does in a text field ("All passed", then Enter).
 (function () {
   "use strict";
 
@@ -21,4 +22,14 @@
 
   document.addEventListener("input", onContract);
   document.addEventListener("change", onContract);
+
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if (event.key !== "Enter" || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (target.tagName !== "SELECT" || !target.form || target.form.id !== "hand-form") return;
+    var save = target.form.querySelector("button[type=submit]");
+    if (!save || save.disabled) return;
+    event.preventDefault();
+    save.click();
+  });
 })();

@@ -5,12 +5,27 @@
 (function () {
   "use strict";
 
+  // Let htmx swap the answers that carry a message for the scorer: 409 (conflict) and 422 (bad
+  // input). Set here, not in a <meta name="htmx-config">: htmx reads only the first such tag,
+  // and base.html has its own.
+  if (window.htmx) {
+    htmx.config.responseHandling = [
+      { code: "204", swap: false },
+      { code: "[23]..", swap: true },
+      { code: "409|422", swap: true, error: false },
+      { code: "[45]..", swap: false, error: true },
+      { code: "...", swap: false },
+    ];
+  }
+
   var Outbox = window.SoloOutbox;
   var POLL_MS = 10000;
   var RETRY_MS = 5000;
   var pending = []; // the outbox as last read, so a click can decide at once where a save goes
   var etag = "";
   var flushing = false;
+  var refreshingForm = false; // a fresh entry form asked for after the outbox emptied
+  var previewAsked = null; // the fields as they were when the preview on its way was asked for
 
   // --- the page's parts --------------------------------------------------------------------------
 
@@ -166,12 +181,16 @@
       .map(function (p) { return p[0] + "=" + p[1]; }).sort().join("&");
   }
 
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var target = event.detail.target;
+    var form = handForm();
+    if (target && target.id === "preview" && form) previewAsked = serial(formFields(form));
+  });
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
     if (!target || target.id !== "preview") return;
     var form = handForm();
-    var asked = event.detail.requestConfig && event.detail.requestConfig.formData;
-    if (form && asked && serial(formFields(form)) !== serial(Array.from(asked.entries()))) {
+    if (form && previewAsked !== null && serial(formFields(form)) !== previewAsked) {
       // The fields changed since this preview was asked for: a newer one is on its way.
       event.detail.shouldSwap = false;
     }
@@ -217,7 +236,7 @@
   function keepOffline(form, reason) {
     var problem = missing(form);
     if (problem) {
-      say("No connection, and this hand is not complete: " + problem + " Nothing was kept yet.", "error");
+      say(reason + " This hand is not complete, so nothing was kept yet: " + problem, "error");
       return;
     }
     var number = parseInt(form.dataset.number, 10);
@@ -343,6 +362,12 @@
 
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr.status;
+    if (status >= 500 && isSave(event) && isNewHandForm(handForm())) {
+      // A server error (the database busy for too long, a restart): keep the hand and send it
+      // again shortly; its id makes a second arrival harmless.
+      keepOffline(handForm(), "The server could not save it just now (error " + status + ").");
+      return;
+    }
     say(status === 403
       ? "You are not allowed to change this sheet (log in as a scorer). Nothing was saved."
       : status === 429
@@ -508,6 +533,9 @@
           };
         } else if (outcome === "closed") {
           item.problem = { kind: "closed", message: messageIn(html, ".message.warning, .message.error") };
+        } else if (response.status >= 500) {
+          setTimeout(flush, RETRY_MS * 3); // the server is struggling: wait, then send it again
+          return false;
         } else {
           item.problem = {
             kind: "error",
@@ -541,9 +569,26 @@
     var form = handForm();
     var box = outboxEl();
     if (isNewHandForm(form) && !typed(form) && box && window.htmx) {
-      htmx.ajax("GET", box.dataset.formUrl, { target: "#entry", swap: "outerHTML" });
+      refreshingForm = true;
+      var note = document.getElementById("save-status");
+      var kept = note ? Array.from(note.children) : [];
+      htmx.ajax("GET", box.dataset.formUrl, { target: "#entry", swap: "outerHTML" })
+        .finally(function () {
+          refreshingForm = false;
+          // What the last send said stays beside Save on the fresh form.
+          var fresh = document.getElementById("save-status");
+          if (fresh && fresh !== note && kept.length) fresh.replaceChildren.apply(fresh, kept);
+        });
     }
   }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    // The scorer started typing while the fresh form was on its way: keep what they typed.
+    var target = event.detail.target;
+    if (refreshingForm && target && target.id === "entry" && typed(handForm())) {
+      event.detail.shouldSwap = false;
+    }
+  });
 
   window.addEventListener("online", function () {
     say("", "", false);
@@ -620,9 +665,12 @@
     setInterval(function () { flush(); poll(); }, POLL_MS);
   }
 
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", start);
+  // After htmx has set up the page (it does so on DOMContentLoaded, which a deferred script
+  // precedes), so a restored draft's "change" reaches it and asks for the preview.
+  function later() { setTimeout(start, 0); }
+  if (document.readyState === "complete") {
+    later();
   } else {
-    start();
+    document.addEventListener("DOMContentLoaded", later);
   }
 })();

@@ -68,7 +68,7 @@ def pounds(pence: int) -> str:
 
 
 def test_two_phones_score_their_tables_at_once(
-    browser, logged_in, live_server, night, secretary, players, monkeypatch
+    browser, logged_in, live_server, night, secretary, players, monkeypatch, axe
 ):
     from club.views import live
 
@@ -79,6 +79,7 @@ def test_two_phones_score_their_tables_at_once(
     board = logged_in
     board.goto(f"{live_server.url}/c/crown/nights/{night.pk}/live/")
     expect(board.locator("#live-hands")).to_have_text("0")
+    axe(board)
 
     phones = [browser.new_context(**PHONE) for _ in range(2)]
     try:
@@ -90,6 +91,7 @@ def test_two_phones_score_their_tables_at_once(
             # Nothing else of the club is reachable from the page.
             expect(page.locator("a[href^='/c/']")).to_have_count(0)
             expect(page.get_by_role("link", name="Log in")).to_have_count(0)
+        axe(one)
         # The first phone gives itself a name, for the audit trail.
         one.locator("details.device summary").click()
         one.locator("#id_device").fill("Ann's phone")
@@ -105,6 +107,7 @@ def test_two_phones_score_their_tables_at_once(
             for page in (one, two):
                 expect(page.locator(f"#hand-{n}")).to_be_visible()
                 expect(page.locator("#entry-title")).to_have_text(f"Hand {n + 1}")
+        axe(one)
         # Table 2 has five players: the sheet shows who sat out, and no other table's hands.
         expect(two.locator("#sheet")).not_to_contain_text("Ann")
 
@@ -138,6 +141,94 @@ def test_two_phones_score_their_tables_at_once(
             expect(board.locator("#settle-up")).to_contain_text(
                 f"{payer} pays {payee} {pounds(amount).lstrip('+')}"
             )
+        axe(board)
+    finally:
+        for context in phones:
+            context.close()
+
+
+def test_the_secretarys_links_and_qr_pages(logged_in, live_server, night, axe):
+    page = logged_in
+    page.goto(f"{live_server.url}/c/crown/nights/{night.pk}/")
+    page.get_by_role("link", name="Table links & QR codes").click()
+    expect(page.locator("h1")).to_contain_text("Table links")
+    expect(page.locator("svg.qr")).to_have_count(2)
+    axe(page)
+    first = page.locator(".table-link-url").first.inner_text()
+    # Revoke table 1's link, after a confirmation; its old address is then "not found".
+    page.get_by_role("link", name="Revoke table 1's link").click()
+    page.get_by_role("button", name="Revoke the link").click()
+    expect(page.locator(".messages")).to_contain_text("Table 1's link is revoked")
+    second = page.locator(".table-link-url").first.inner_text()
+    assert second != first
+    page.goto(first)
+    expect(page.locator("h1")).to_have_text("This table link does not work")
+    page.goto(f"{live_server.url}/c/crown/nights/{night.pk}/links/print/")
+    expect(page.locator(".qr-card")).to_have_count(2)
+    axe(page)
+
+
+def test_a_phone_that_loses_the_connection_sends_its_hand_once_when_back(
+    browser, live_server, night, secretary, players
+):
+    links = link_service.night_links(night, secretary)
+    table = night.tables.get(number=1)
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.goto(f"{live_server.url}/t/{links[table.pk].token}/")
+        fill(page, 1, "solo", "Bob", None, 7)
+        context.set_offline(True)
+        page.get_by_role("button", name="Save hand 1").click()
+        outbox = page.locator("#outbox")
+        expect(outbox).to_be_visible()
+        expect(outbox).to_contain_text("Waiting to send")
+        assert not Hand.objects.exists()
+        context.set_offline(False)
+        expect(page.locator("#hand-1")).to_be_visible()
+        expect(outbox).to_be_hidden()
+        hand = Hand.objects.get()
+        assert hand.entered_via_id == links[table.pk].pk and hand.entered_by is None
+        want = expected(["Ann", "Bob", "Cat", "Dan"], [("solo", "Bob", None, 7)])
+        stored = {line.player.name: line.amount for line in hand.score_lines.all()}
+        assert stored == want
+    finally:
+        context.close()
+
+
+def test_a_second_phone_confirms_the_hand_the_first_entered(
+    browser, live_server, night, club, secretary, players, axe
+):
+    club.confirm_table_hands = True
+    club.save()
+    links = link_service.night_links(night, secretary)
+    table = night.tables.get(number=1)
+    address = f"{live_server.url}/t/{links[table.pk].token}/"
+    phones = [browser.new_context(**PHONE) for _ in range(2)]
+    try:
+        first, second = (context.new_page() for context in phones)
+        for page in (first, second):
+            page.set_default_timeout(10_000)
+        first.goto(address)
+        expect(first.locator(".notice")).to_contain_text("A second player at this table confirms")
+        fill(first, 1, "solo", "Bob", None, 7)
+        first.get_by_role("button", name="Save hand 1").click()
+        expect(first.locator("#hand-1")).to_contain_text("Unconfirmed")
+        assert Hand.objects.get().awaiting_confirmation
+
+        second.goto(address)
+        row = second.locator("#hand-1")
+        expect(row).to_contain_text("Unconfirmed")
+        row.get_by_role("link", name="Confirm hand 1").click()
+        expect(second.locator("#entry-title")).to_have_text("Confirm hand 1")
+        axe(second)
+        second.get_by_label("Who confirms?").select_option(label="Dan")
+        second.get_by_role("button", name="Confirm hand 1").click()
+        expect(second.locator("#entry")).to_contain_text("Hand 1 confirmed by Dan")
+        expect(second.locator("#hand-1")).not_to_contain_text("Unconfirmed")
+        assert not Hand.objects.get().awaiting_confirmation
+        assert AuditEvent.objects.get(action="confirm").after["confirmed_by"] == "Dan"
     finally:
         for context in phones:
             context.close()

@@ -291,3 +291,42 @@ def test_the_service_worker_is_served_from_the_root_with_the_shell_files(client,
         assert name in script
     assert r"tables\/\d+" in script  # the table pages it keeps
     assert "&quot;" not in script and "&#x27;" not in script  # not HTML-escaped
+
+
+def test_the_night_page_check_answers_not_modified_until_a_table_changes(
+    client, viewer, secretary, night, table4, table5, players, django_assert_max_num_queries
+):
+    ann, bob, cat = players[:3]
+    client.force_login(viewer)
+    url = reverse("night_detail", args=["crown", night.pk])
+    page = client.get(url)
+    etag = page["ETag"]
+    assert f'data-live-etag="{html_lib.escape(etag)}"' in page.content.decode()
+    live = {"HTTP_X_LIVE_CHECK": "1", "HTTP_IF_NONE_MATCH": etag}
+    # Club, session, user, membership, night and the one aggregate.
+    with django_assert_max_num_queries(6):
+        same = client.get(url, **live)
+    assert same.status_code == 304 and not same.content
+    # A browser's own revalidation (no X-Live-Check) always gets the page.
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
+    record_hand(table4, solo(ann, bob), secretary)
+    changed = client.get(url, **live)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert "1 hand" in page_text(changed)
+
+
+def test_a_refused_save_says_why_beside_the_save_button(scorer_client, table4, players):
+    ann, bob = players[:2]
+    data = form_data(ann, bob, 6, 1)
+    del data["tricks"]
+    response = scorer_client.post(create_url(table4), data, **HTMX)
+    assert response.status_code == 422
+    html = response.content.decode()
+    beside_save = html[html.index('id="save-status"') :]
+    beside_save = html_lib.unescape(
+        re.sub(r"<[^>]+>", " ", beside_save[: beside_save.index("</form>")])
+    )
+    assert "Not saved: Tricks won: Enter the tricks the declaring side won (0 to 13)." in re.sub(
+        r"\s+", " ", beside_save
+    )
+    assert not Hand.objects.exists()

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+import scoring
 from club.interchange import MAX_BYTES
 from club.interchange.document import ImportRefused, check_size, parse_json, read
 from club.interchange.export import export_text
@@ -121,6 +122,10 @@ def test_the_hand_written_example_imports():
     assert lines == {"Ann Baxter": -6, "Bob Mortimer": 18, "Cat O'Neill": -6, "Dan Whitaker": -6}
     assert Night.objects.get(date=dt.date(2026, 11, 20)).is_closed
     assert AuditEvent.objects.filter(club=club).count() == 3  # one a night and one for the import
+    labels = set(AuditEvent.objects.filter(club=club, night__isnull=False).values_list(
+        "night_label", flat=True
+    ))  # fmt: skip
+    assert labels == {"Club night 20 Nov 2026", "Club night 27 Nov 2026"}
 
 
 def test_not_json():
@@ -222,7 +227,7 @@ def test_a_hand_the_scoring_core_refuses():
 
 def test_a_rule_set_the_scoring_core_refuses():
     document = sample()
-    rules = json.loads(json.dumps(__import__("scoring").preset("hoyle").to_dict()))
+    rules = scoring.preset("hoyle").to_dict()
     rules["stakes"]["misere"]["base"] = 3  # below a solo's 6
     document["rule_sets"] = [{"name": "Six, twelve and eighteen", "rules": rules}]
     messages = refused(document)
@@ -383,3 +388,42 @@ def test_the_jsonschema_refuses_what_the_importer_refuses():
             target = target[key]
         target[path[-1]] = value
         assert list(VALIDATOR.iter_errors(bad)), path
+
+
+def test_postgresql_statistics_are_refreshed_after_an_import_not_a_preview():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    if connection.vendor != "postgresql":
+        pytest.skip("ANALYZE is run on PostgreSQL only")
+    with CaptureQueriesContext(connection) as preview:
+        import_document(read(json.dumps(sample())), dry_run=True)
+    assert not [q for q in preview.captured_queries if q["sql"].startswith("ANALYZE")]
+    with CaptureQueriesContext(connection) as queries:
+        import_document(read(json.dumps(sample())))
+    (analyze,) = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("ANALYZE")]
+    assert "club_hand" in analyze and "club_scoreline" in analyze and "club_nighttotal" in analyze
+
+
+def test_an_import_rates_the_solo_grade_as_a_rebuild_would(club, season, players, secretary):
+    """Imported nights can come before the club's own: the club's grades are rated again."""
+    from club.models import Grade
+    from club.services import grades
+    from club.services.setup import create_night
+    from tests.club.interchange_kit import play
+
+    later = create_night(season, dt.date(2027, 1, 8), [(players[:4], 0)])
+    play(later.tables.get(), secretary, [{"contract": "solo", "declarer": "Ann", "tricks": 8}])
+    document = sample()
+    del document["seasons"], document["rule_sets"]
+    for night in document["nights"]:
+        night["season"] = season.name
+    import_document(read(json.dumps(document), existing_for(club)), into=club)
+
+    def ratings() -> dict[str, tuple]:
+        return {g.player.name: (g.mu, g.sigma) for g in Grade.objects.filter(club=club)}
+
+    imported = ratings()
+    assert {"Ann", "Ann Baxter", "Bob Mortimer"} <= set(imported)
+    grades.rebuild(club)
+    assert ratings() == imported

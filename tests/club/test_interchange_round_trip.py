@@ -9,6 +9,7 @@ import json
 import random
 
 import pytest
+from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +20,7 @@ from club.interchange.importer import UNIT_SETTINGS, import_document
 from club.models import Club, Hand, Night, Player, ScoreLine, Season, Tournament
 from club.services import demo
 from club.services.hands import HandEntry, next_hand, record_hand
-from club.services.setup import create_night, create_rule_set, delete_club
+from club.services.setup import create_night, create_rule_set
 from tests.club.interchange_kit import check_schema, figures, rich_club, round_trip, without_moment
 
 pytestmark = pytest.mark.django_db
@@ -159,6 +160,13 @@ tables_strategy = st.lists(
     closed=st.booleans(),
 )
 def test_export_import_export_is_the_identity(seed, rules_name, unit, nights, closed):
+    # Each example in its own savepoint, rolled back, so examples never see each other's rows.
+    with transaction.atomic():
+        generated_round_trip(seed, rules_name, unit, nights, closed)
+        transaction.set_rollback(True)
+
+
+def generated_round_trip(seed, rules_name, unit, nights, closed):
     rng = random.Random(seed)
     club = Club.objects.create(name=f"Generated «{seed}»", slug=f"gen{seed}", **UNIT_SETTINGS[unit])
     roster = [Player.objects.create(club=club, name=n) for n in NAMES]
@@ -173,10 +181,12 @@ def test_export_import_export_is_the_identity(seed, rules_name, unit, nights, cl
         pool = rng.sample(roster, len(roster))
         seating = []
         for size, first, _ in tables:
+            if len(pool) < size:
+                break  # the club's 13 players are all seated
             seating.append((pool[:size], first % size))
             pool = pool[size:]
         night = create_night(season, dt.date(2026, 3, 1) + dt.timedelta(weeks=week), seating)
-        for table, (_, _, count) in zip(night.tables.order_by("number"), tables, strict=True):
+        for table, (_, _, count) in zip(night.tables.order_by("number"), tables, strict=False):
             for _ in range(count):
                 nxt = next_hand(table)
                 seats = [s.player for s in table.seats.order_by("position")]
@@ -191,4 +201,3 @@ def test_export_import_export_is_the_identity(seed, rules_name, unit, nights, cl
     first, second, restored = round_trip(club)
     assert without_moment(first) == without_moment(second)
     assert Hand.objects.filter(table__night__season__club=restored).count() == hands
-    delete_club(restored)

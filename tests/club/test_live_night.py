@@ -185,3 +185,20 @@ def test_the_board_issues_a_fixed_number_of_queries(
     with django_assert_max_num_queries(11):
         response = client.get(live_url(night))
     assert f"{2 * size * size} hands entered" in text(response)
+
+
+def test_a_hand_keeps_the_rules_it_was_scored_under_on_the_board(
+    client, viewer, secretary, night, club, players
+):
+    from club.services.setup import rule_set_from_preset
+
+    ann, bob = players[:2]
+    table = night.tables.get(number=1)
+    record_hand(table, HandEntry(dealer=ann, contract="all_passed"), secretary)
+    # The season moves to rules where all passing is a goulash; the hand stays a redeal.
+    goulash = rule_set_from_preset(club, "anna-cubed", "Anna cubed")
+    night.season.rule_set = goulash
+    night.season.save()
+    client.force_login(viewer)
+    page = text(client.get(live_url(night)))
+    assert "Hand 1: All passed: redeal" in page

@@ -716,3 +716,29 @@ def test_the_too_many_page_leads_only_back_to_the_table(
     hrefs = re.findall(r'href="([^"]+)"', response.content.decode())
     # (In-page links such as the skip link to the main content go nowhere else.)
     assert all(h.startswith((f"/t/{link.token}/", "/static/", "#")) for h in hrefs), hrefs
+
+
+def test_two_secretaries_opening_the_links_at_once_get_the_same_links(
+    table4, table5, secretary, monkeypatch
+):
+    """The other secretary's page issues table 1's link between our look and our insert: ours
+    fails on the one-live-link constraint, and we show theirs and still issue table 2's, with no
+    error and no second live link."""
+    theirs = TableLink.fresh(table4.pk, None)
+    theirs.save()
+    real = link_service._live_links
+    looks = []
+
+    def first_look_misses_theirs(night):
+        looks.append(night)
+        return {} if len(looks) == 1 else real(night)
+
+    monkeypatch.setattr(link_service, "_live_links", first_look_misses_theirs)
+    links = link_service.night_links(table4.night, secretary)
+    assert len(looks) == 2
+    assert links[table4.pk].pk == theirs.pk
+    assert TableLink.objects.filter(table=table4, revoked_at=None).count() == 1
+    assert TableLink.objects.filter(table=table5, revoked_at=None).count() == 1
+    assert links[table5.pk] == TableLink.objects.get(table=table5)
+    issued = AuditEvent.objects.filter(action=AuditEvent.Action.ISSUE)
+    assert list(issued.values_list("subject", flat=True)) == ["Table 2's link"]

@@ -1,6 +1,9 @@
 """Time the standings page and a player page against the bare SQL they need.
 
     python manage.py bench [--sizes 10k,100k,1m] [--runs 15]
+    python manage.py bench --entry [--tables 15] [--hands 20] [--port 8120]
+
+With --entry it times tables saving hands at once over HTTP instead (club/bench_entry.py).
 
 For each size it seeds (once; later runs reuse it) a club of that many score lines with
 `seed_demo --hands N/4 --club bench-<size>`, then prints, for the standings page and the page of
@@ -76,6 +79,20 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--sizes", default="10k,100k,1m", help="comma-separated: 10k,100k,1m")
         parser.add_argument("--runs", type=int, default=15, help="timed runs per figure")
+        # Concurrent hand entry over HTTP (club/bench_entry.py) instead of the page timings.
+        parser.add_argument(
+            "--entry", action="store_true", help="time N tables saving M hands at once over HTTP"
+        )
+        parser.add_argument("--tables", type=int, default=15, help="--entry: tables at once")
+        parser.add_argument("--hands", type=int, default=20, help="--entry: hands per table")
+        parser.add_argument("--port", type=int, default=8120, help="--entry: the server's port")
+        parser.add_argument("--workers", type=int, default=3, help="--entry: gunicorn workers")
+        parser.add_argument("--threads", type=int, default=4, help="--entry: threads a worker")
+        parser.add_argument(
+            "--interchange",
+            action="store_true",
+            help="instead: export and import of the club data file (club/interchange/bench.py)",
+        )
         parser.add_argument(
             "--grades", metavar="SLUG", help="only the grade figures, for this club (see below)"
         )
@@ -86,6 +103,19 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: object, **options: object) -> None:
+        if options["entry"]:
+            from club.bench_entry import run
+
+            result = run(
+                tables=int(options["tables"]),  # type: ignore[arg-type]
+                hands=int(options["hands"]),  # type: ignore[arg-type]
+                port=int(options["port"]),  # type: ignore[arg-type]
+                workers=int(options["workers"]),  # type: ignore[arg-type]
+                threads=int(options["threads"]),  # type: ignore[arg-type]
+            )
+            for line in result.lines():
+                self.stdout.write(line)
+            return
         sizes = [s.strip().lower() for s in str(options["sizes"]).split(",") if s.strip()]
         unknown = [s for s in sizes if s not in SIZES]
         if unknown:
@@ -100,6 +130,15 @@ class Command(BaseCommand):
             run(self.stdout.write, runs)
             return
         vendor = connection.vendor
+        if options["interchange"]:
+            from club.interchange.bench import bench_interchange, report
+
+            self.stdout.write(f"Database: {vendor} ({connection.settings_dict['NAME']})")
+            for size in sizes if options["sizes"] != "10k,100k,1m" else ["100k"]:
+                club = self._seed(size)
+                for line in report(club, bench_interchange(club)):
+                    self.stdout.write(line)
+            return
         self.stdout.write(f"Database: {vendor} ({connection.settings_dict['NAME']})")
         header = (
             f"{'size':>6} {'lines':>9} {'page':<10} {'page ms':>8} {'sql ms':>7} {'ratio':>6} "
@@ -129,6 +168,11 @@ class Command(BaseCommand):
         from club.grades_bench import report as grades_report
 
         for line in grades_report(bench_grades(club, runs=max(runs, 10))):
+            self.stdout.write(line)
+        # The live night board and a table's link page (club/management/live_bench.py).
+        from club.management import live_bench
+
+        for line in live_bench.report(live_bench.bench_live(runs=runs)):
             self.stdout.write(line)
 
     def _seed(self, size: str) -> Club:

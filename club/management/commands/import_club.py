@@ -32,6 +32,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dry-run", action="store_true", help="check and count only; write nothing"
         )
+        parser.add_argument(
+            "--no-grades",
+            action="store_true",
+            help="do not rate the Solo grade now (run rebuild_grades later)",
+        )
 
     def handle(self, *args: object, **options: object) -> None:
         name = str(options["file"])
@@ -54,6 +59,7 @@ class Command(BaseCommand):
                 slug=str(options["slug"]) if options["slug"] else None,
                 source=Path(name).name,
                 dry_run=bool(options["dry_run"]),
+                rate_grades=not options["no_grades"],
             )
         except document.ImportRefused as refused:
             count = len(refused.problems)

@@ -1,0 +1,152 @@
+"""How much the live night board and a table's link page cost, and how little the board's
+"nothing changed" answer costs beside a full board.
+
+`bench_live()` builds (once; later runs reuse it) a club `bench-live` with one open night of
+15 tables x 24 hands (60 players), every hand entered through the hand service, and a table link
+for each table. Through Django's test client it times, as medians: the full live board (a member),
+the poll that finds nothing changed (htmx, `?since=`: 204), the same with `If-None-Match` (304),
+and a table's link page on a phone (anonymous). `python manage.py bench` prints them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.http import HttpResponse
+from django.test import Client
+from django.test.utils import override_settings
+from django.urls import reverse
+
+from club.models import Club, Membership, Night, Player, Role, Season
+from club.services import demo
+from club.services import table_links as link_service
+from club.services.hands import next_hand, record_hand
+from club.services.setup import create_night, rule_set_from_preset
+
+SLUG = "bench-live"
+TABLES, HANDS = 15, 24
+BENCH_USER = "bench-live"
+
+
+@dataclass(frozen=True)
+class LiveTiming:
+    what: str
+    status: int
+    median_ms: float
+    queries: int
+    size: int  # bytes of the answer
+
+
+def _night() -> Night:
+    club, _ = Club.objects.get_or_create(slug=SLUG, defaults={"name": "Live board bench"})
+    night = Night.objects.filter(season__club=club, title="Live bench night").first()
+    if night is not None:
+        return night
+    rules = club.rule_sets.first() or rule_set_from_preset(club, "hoyle", "Hoyle")
+    season = club.seasons.first() or Season.objects.create(
+        club=club,
+        name="Bench",
+        start=dt.date(2026, 1, 1),
+        end=dt.date(2026, 12, 31),
+        rule_set=rules,
+    )
+    players = [
+        Player.objects.get_or_create(club=club, name=f"Player {n:02d}")[0]
+        for n in range(TABLES * 4)
+    ]
+    tables = [(players[i * 4 : i * 4 + 4], 0) for i in range(TABLES)]
+    night = create_night(season, dt.date(2026, 11, 20), tables, title="Live bench night")
+    rng = random.Random(9)
+    for table in night.tables.all():
+        seats = [s.player for s in table.seats.select_related("player")]
+        for _ in range(HANDS):
+            upcoming = next_hand(table)
+            playing = [p for p in seats if p != upcoming["sitting_out"]]
+            entry = demo.random_entry(rng, upcoming["dealer"], playing, rules.rules)
+            record_hand(table, entry, None)
+    return night
+
+
+def _time(fetch: Callable[[], object], runs: int) -> float:
+    for _ in range(2):
+        fetch()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fetch()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def bench_live(runs: int = 30) -> list[LiveTiming]:
+    # The pages as served in production (DEBUG off, set in the environment), reached over plain
+    # HTTP by the test client; static files by their plain names (no manifest needed).
+    plain_static = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    with override_settings(
+        ALLOWED_HOSTS=["testserver"], SECURE_SSL_REDIRECT=False, STORAGES=plain_static
+    ):
+        return _bench(runs)
+
+
+def _bench(runs: int) -> list[LiveTiming]:
+    night = _night()
+    club = night.season.club
+    user, _ = get_user_model().objects.get_or_create(username=BENCH_USER)
+    Membership.objects.get_or_create(user=user, club=club, defaults={"role": Role.VIEWER})
+    member = Client()
+    member.force_login(user)
+    phone = Client()
+    live = reverse("live_night", args=[club.slug, night.pk])
+    first_table = night.tables.order_by("number").first()
+    link = reverse("link_table", args=[link_service.night_links(night, None)[first_table.pk].token])
+    etag = member.get(live)["ETag"]
+    since = f"{live}?since={etag.strip(chr(34))}"
+    cases: list[tuple[str, Callable[[], HttpResponse]]] = [
+        ("live board, full", lambda: member.get(live)),
+        ("live board, poll unchanged (204)", lambda: member.get(since, HTTP_HX_REQUEST="true")),
+        ("live board, ETag unchanged (304)", lambda: member.get(live, HTTP_IF_NONE_MATCH=etag)),
+        (f"table link page ({HANDS} hands)", lambda: phone.get(link)),
+    ]
+    results = []
+    for what, fetch in cases:
+        statements: list[str] = []
+
+        def count(execute, sql, params, many, context, seen=statements):  # type: ignore[no-untyped-def]
+            seen.append(sql)
+            return execute(sql, params, many, context)
+
+        # Counted as they run: the connection is opened anew for each request, which empties
+        # Django's own query log.
+        with connection.execute_wrapper(count):
+            response = fetch()
+        timing = LiveTiming(
+            what, response.status_code, _time(fetch, runs), len(statements), len(response.content)
+        )
+        results.append(timing)
+    return results
+
+
+def report(timings: list[LiveTiming]) -> list[str]:
+    full = timings[0].median_ms
+    lines = [
+        f"Live board and table link: a night of {TABLES} tables x {HANDS} hands "
+        f"({connection.vendor})",
+        f"{'what':<36} {'status':>6} {'ms':>7} {'vs full':>7} {'queries':>7} {'bytes':>7}",
+    ]
+    for t in timings:
+        lines.append(
+            f"{t.what:<36} {t.status:>6} {t.median_ms:7.2f} {t.median_ms / full:7.2f} "
+            f"{t.queries:>7} {t.size:>7}"
+        )
+    return lines

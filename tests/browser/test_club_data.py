@@ -1,0 +1,66 @@
+"""The secretary imports a club data file in the browser: upload, preview, confirm; then downloads
+the club's export and the night's, on a phone-sized screen."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from club.models import Hand, Night
+from tests.club.test_interchange_bad_input import sample
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def staging_dir(tmp_path, settings):
+    settings.IMPORT_STAGING_DIR = str(tmp_path / "imports")
+
+
+def test_import_preview_confirm_and_export(logged_in, live_server, club, tmp_path):
+    page = logged_in
+    page.set_viewport_size({"width": 390, "height": 844})
+    path = tmp_path / "winter.json"
+    path.write_text(json.dumps(sample()))
+    page.goto(f"{live_server.url}/c/crown/setup/")
+    page.get_by_role("link", name="Import").click()
+    page.set_input_files("#id_file", str(path))
+    page.get_by_role("button", name="Preview").click()
+    expect(page.locator("h2#preview-title")).to_have_text("Preview: winter.json")
+    expect(page.locator("dl.pairs")).to_contain_text("Winter 2026")
+    assert not Hand.objects.exists()  # nothing written before the confirmation
+    page.get_by_role("button", name="Import 5 hands").click()
+    expect(page.locator("body")).to_contain_text(
+        "Imported winter.json: 2 night(s), 2 table(s), 5 hand(s); 5 player(s) added."
+    )
+    assert Hand.objects.filter(table__night__season__club=club).count() == 5
+
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Export club data").click()
+    exported = json.loads(download.value.path().read_text())
+    assert len(exported["nights"]) == 2
+
+    night = Night.objects.get(date="2026-11-20")
+    page.goto(f"{live_server.url}/c/crown/nights/{night.pk}/")
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Export this night").click()
+    assert [n["date"] for n in json.loads(download.value.path().read_text())["nights"]] == [
+        "2026-11-20"
+    ]
+
+
+def test_a_bad_file_shows_every_problem(logged_in, live_server, club, tmp_path):
+    page = logged_in
+    document = sample()
+    document["nights"][0]["tables"][0]["hands"][1]["tricks"] = 14
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(document))
+    page.goto(f"{live_server.url}/c/crown/setup/import/")
+    page.set_input_files("#id_file", str(path))
+    page.get_by_role("button", name="Preview").click()
+    expect(page.locator("[role=alert]")).to_contain_text(
+        "night 2026-11-20, table 1, hand 2: 'tricks' is 14: a hand has 13 tricks (0 to 13)"
+    )
+    assert not Night.objects.exists()

@@ -1,0 +1,177 @@
+"""The goal of issue 15, measured: a hand entered in 10 or fewer keystrokes on average, with the
+table's totals in view the whole time.
+
+Twenty hands of a realistic night's mix (solos most, then Prop & Cop, misères, an abundance, an
+open misère, two all passed) are typed at a table of four with nothing but key presses: the
+first letters of the contract and of each player (the selects' type-ahead), Tab, the tricks and
+Enter. Every press is counted; each hand is checked on the sheet and the final totals against the
+scoring core. After every press the totals row is checked to be inside the screen, at a laptop's,
+a tablet's and a phone's size. The average is printed (the README quotes it).
+
+Taps on a phone are counted from the same hands by the rule a touch screen follows: a select
+takes two taps (open, choose), the tricks field one tap and one per digit on the number pad, and
+Save one."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from playwright.sync_api import Page, expect
+
+import scoring
+from club.services.hands import HandEntry, record_hand
+from club.services.setup import create_night
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+HOYLE = scoring.preset("hoyle")
+SEATS = ["Ann", "Bob", "Cat", "Dan"]
+SIZES = {
+    "laptop": {"width": 1280, "height": 800},
+    "tablet": {"width": 820, "height": 1180},
+    "phone": {"width": 390, "height": 844},
+}
+# (contract, declarer, partner, tricks, trump): a night's mix, in the order played.
+MIX = [
+    ("solo", "Bob", None, 5, None),
+    ("prop_cop", "Cat", "Dan", 8, None),
+    ("solo", "Ann", None, 4, None),
+    ("misere", "Dan", None, 0, None),
+    ("solo", "Cat", None, 6, None),
+    ("all_passed", None, None, None, None),
+    ("prop_cop", "Ann", "Bob", 9, None),
+    ("solo", "Dan", None, 5, None),
+    ("abundance", "Bob", None, 10, "hearts"),
+    ("solo", "Ann", None, 7, None),
+    ("prop_cop", "Bob", "Dan", 7, None),
+    ("misere", "Cat", None, 1, None),
+    ("solo", "Bob", None, 5, None),
+    ("prop_cop", "Dan", "Cat", 11, None),
+    ("open_misere", "Ann", None, 0, None),
+    ("solo", "Cat", None, 3, None),
+    ("all_passed", None, None, None, None),
+    ("prop_cop", "Cat", "Ann", 8, None),
+    ("misere", "Bob", None, 0, None),
+    ("solo", "Dan", None, 6, None),
+]
+# What a scorer types in the contract select: its first letters.
+CONTRACT_KEYS = {
+    "solo": "s",
+    "prop_cop": "p",
+    "misere": "m",
+    "abundance": "a",
+    "open_misere": "o",
+    "all_passed": "al",
+}
+PRE_ENTERED = 6  # the sheet already has hands, so that it is as tall as on a real night
+
+
+def keys_for(contract, declarer, partner, tricks, trump) -> list[str]:
+    keys = list(CONTRACT_KEYS[contract])
+    if contract == "all_passed":
+        return [*keys, "Enter"]
+    if trump:
+        keys += ["Tab", trump[0]]
+    keys += ["Tab", declarer[0].lower()]
+    if partner:
+        keys += ["Tab", partner[0].lower()]
+    keys += ["Tab", *str(tricks), "Enter"]
+    return keys
+
+
+def taps_for(contract, declarer, partner, tricks, trump) -> int:
+    selects = 1 + bool(trump) + bool(declarer) + bool(partner)
+    return 2 * selects + (0 if tricks is None else 1 + len(str(tricks))) + 1
+
+
+def score(hands: list[tuple], first_number: int, totals: dict[str, int]) -> None:
+    for number, (contract, declarer, partner, tricks, _trump) in enumerate(
+        hands, start=first_number
+    ):
+        dealer = scoring.table.dealer_for(SEATS, 0, number)
+        playing = scoring.table.players_in_hand(SEATS, dealer, HOYLE)
+        if contract == "all_passed":
+            hand = scoring.Hand(players=playing, contract=scoring.ALL_PASSED)
+        else:
+            hand = scoring.Hand(
+                players=playing,
+                contract=contract,
+                declarer=declarer,
+                partner=partner,
+                tricks=tricks,
+            )
+        for player, amount in scoring.score_hand(hand, HOYLE).amounts.items():
+            totals[player] += amount
+
+
+def totals_in_view(page: Page) -> None:
+    size = page.viewport_size
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('#sheet-totals td[data-name]')].map(td => {
+                const b = td.getBoundingClientRect();
+                return [b.top, b.bottom, b.left, b.right]; })"""
+    )
+    assert len(boxes) == len(SEATS), "the totals are on the page"
+    for top, bottom, left, right in boxes:
+        assert top >= -0.5 and bottom <= size["height"] + 0.5, f"totals at {top:.0f}..{bottom:.0f}"
+        assert left >= -0.5 and right <= size["width"] + 0.5
+
+
+def pounds(pence: int) -> str:
+    sign = "-" if pence < 0 else ("+" if pence > 0 else "")
+    return f"{sign}£{abs(pence) // 100}.{abs(pence) % 100:02d}"
+
+
+@pytest.mark.parametrize("size_name", list(SIZES))
+def test_a_hand_takes_ten_keystrokes_or_fewer_with_the_totals_in_view(
+    logged_in: Page, live_server, club, season, players, secretary, size_name
+):
+    by_name = {p.name: p for p in players}
+    night = create_night(season, dt.date(2026, 11, 20), [([by_name[n] for n in SEATS], 0)])
+    table = night.tables.get()
+    before = MIX[:PRE_ENTERED]
+    for number, (contract, declarer, partner, tricks, trump) in enumerate(before, start=1):
+        dealer = by_name[scoring.table.dealer_for(SEATS, 0, number)]
+        record_hand(
+            table,
+            HandEntry(
+                dealer=dealer,
+                contract=contract,
+                declarer=by_name.get(declarer or ""),
+                partner=by_name.get(partner or ""),
+                tricks=tricks,
+                trump=trump or "",
+            ),
+            secretary,
+        )
+    page = logged_in
+    page.set_viewport_size(SIZES[size_name])
+    page.goto(f"{live_server.url}/c/{club.slug}/tables/{table.pk}/")
+    presses: list[int] = []
+    for number, hand in enumerate(MIX, start=PRE_ENTERED + 1):
+        expect(page.locator("#entry-title")).to_have_text(f"Hand {number}")
+        expect(page.locator("#id_contract")).to_be_focused()
+        keys = keys_for(*hand)
+        for key in keys:
+            page.keyboard.press(key)
+            totals_in_view(page)
+        presses.append(len(keys))
+        row = page.locator(f"#hand-{number}")
+        expect(row).to_be_visible()
+        label = "All passed" if hand[0] == "all_passed" else hand[1]
+        expect(row).to_contain_text(label)
+        totals_in_view(page)
+    totals = dict.fromkeys(SEATS, 0)
+    score(MIX[:PRE_ENTERED], 1, totals)
+    score(MIX, PRE_ENTERED + 1, totals)
+    footer = page.locator("#sheet-totals")
+    for name in SEATS:
+        expect(footer.locator(f"td[data-name={name}]")).to_have_text(pounds(totals[name]))
+    average = sum(presses) / len(presses)
+    taps = sum(taps_for(*hand) for hand in MIX) / len(MIX)
+    print(
+        f"\n{size_name}: {len(MIX)} hands, {sum(presses)} keystrokes, {average:.2f} a hand "
+        f"(most {max(presses)}); taps on a phone by the touch rule: {taps:.2f} a hand"
+    )
+    assert average <= 10
