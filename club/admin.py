@@ -7,6 +7,11 @@ from club.models import (
     Debt,
     Delivery,
     Entry,
+    Grade,
+    GradeLine,
+    GradeNight,
+    GradeOptOut,
+    GradeSettings,
     Hand,
     Membership,
     Netting,
@@ -368,3 +373,35 @@ class DeliveryAdmin(DerivedAdmin):
 @admin.register(PlayerClaim)
 class PlayerClaimAdmin(DerivedAdmin):
     list_display = ["player", "created_at", "used_at"]
+
+
+# The Solo grade (club/services/grades.py): the ratings are derived from the hands; a club's
+# grade settings and opt-outs are the secretary's (Set-up → Grades), audited here too.
+@admin.register(GradeLine)
+class GradeLineAdmin(DerivedAdmin):
+    list_display = ["hand", "player", "mu", "sigma", "hands", "sort_key"]
+    list_filter = ["club"]
+
+
+@admin.register(GradeNight)
+class GradeNightAdmin(DerivedAdmin):
+    list_display = ["night", "player", "date", "mu", "sigma", "hands"]
+    list_filter = ["club"]
+
+
+@admin.register(Grade)
+class GradeAdmin(DerivedAdmin):
+    list_display = ["player", "mu", "sigma", "hands", "day"]
+    list_filter = ["club"]
+
+
+@admin.register(GradeSettings)
+class GradeSettingsAdmin(AuditedAdmin):
+    list_display = ["club", "enabled", "min_hands", "ladder_by_grade"]
+
+
+@admin.register(GradeOptOut)
+class GradeOptOutAdmin(AuditedAdmin):
+    list_display = ["player", "at"]
+    list_filter = ["player__club"]
+    autocomplete_fields = ["player"]

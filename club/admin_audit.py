@@ -18,6 +18,8 @@ from club.models import (
     AuditEvent,
     Club,
     Entry,
+    GradeOptOut,
+    GradeSettings,
     Hand,
     Membership,
     Night,
@@ -48,6 +50,10 @@ def _owner(obj: models.Model) -> tuple[int | None, int | None]:
         return obj.table.night.season.club_id, obj.table.night_id
     if isinstance(obj, Hand):
         return obj.table.night.season.club_id, obj.table.night_id
+    if isinstance(obj, GradeSettings):
+        return obj.club_id, None
+    if isinstance(obj, GradeOptOut):
+        return obj.player.club_id, None
     return None, None
 
 

@@ -296,7 +296,7 @@ def test_page_queries_do_not_grow_with_grades(
         play(night, secretary, bob, "prop_cop", 8, partner=ann)
     GradeOptOut.objects.create(player=dan)
     client.force_login(secretary)
-    with django_assert_max_num_queries(23):  # the page's 15, the grade's 6, head to head 2
+    with django_assert_max_num_queries(24):  # the page's 16, the grade's 6, head to head 2
         response = client.get(player_url(season.club, ann, season=season.pk, vs=bob.pk))
         assert "at the same table in" in response.content.decode()
     with django_assert_max_num_queries(14):
@@ -308,3 +308,15 @@ def test_a_night_that_does_not_count_is_still_graded(season, players, secretary)
     Night.objects.filter(pk=night.pk).update(counts_in_standings=False)
     play(night, secretary, players[0], "solo", 6)
     assert Grade.objects.get(player=players[0]).mu > core.MU
+
+
+def test_grade_settings_changed_in_the_admin_are_audited(client, club, django_user_model):
+    user = django_user_model.objects.create_superuser("root", "root@example.org", "pw-root")
+    client.force_login(user)
+    response = client.post(
+        reverse("admin:club_gradesettings_add"),
+        {"club": club.pk, "enabled": "", "min_hands": 30, "ladder_by_grade": ""},
+    )
+    assert response.status_code == 302
+    assert GradeSettings.objects.get(club=club).min_hands == 30
+    assert AuditEvent.objects.filter(club=club, subject__startswith="Grade settings").exists()
