@@ -33,6 +33,14 @@ def safe_cell(value: Any) -> Any:
     return text
 
 
+def read_cell(text: str) -> str:
+    """A cell read back from a CSV: the apostrophe safe_cell put before a formula-like text is
+    dropped (a spreadsheet drops it when it saves; a text editor keeps it)."""
+    if text.startswith("'") and text[1:].startswith(TRIGGERS):
+        return text[1:]
+    return text
+
+
 def safe_row(row: Iterable[Any]) -> list[Any]:
     return [safe_cell(v) for v in row]
 

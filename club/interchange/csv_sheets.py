@@ -31,6 +31,7 @@ import unicodedata
 from typing import Any
 
 import scoring
+from club import csv_safety
 from club.interchange import FORMAT, VERSION
 from club.interchange.document import Document, ImportRefused, Problem, check_size, read
 from club.interchange.export import club_unit
@@ -78,7 +79,7 @@ TEMPLATE_ROWS = [
 def template() -> str:
     """The CSV template a secretary downloads: the header and an example table."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = csv_safety.writer(out, lineterminator="\r\n")
     writer.writerow(COLUMNS)
     writer.writerows(TEMPLATE_ROWS)
     return out.getvalue()
@@ -188,7 +189,11 @@ def read_csv(raw: bytes | str, club: Club) -> Document:
     for number, cells in enumerate(rows[1:], start=2):
         if not any(c.strip() for c in cells):
             continue
-        row = {h: (cells[i].strip() if i < len(cells) else "") for i, h in enumerate(header) if h}
+        row = {
+            h: (csv_safety.read_cell(cells[i].strip()) if i < len(cells) else "")
+            for i, h in enumerate(header)
+            if h
+        }
         where = f"row {number}"
         try:
             date = _date(row.get("date", ""))

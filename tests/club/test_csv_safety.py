@@ -79,3 +79,27 @@ def test_standings_csv_neutralises_a_players_formula_name(client, secretary, nig
             assert csv_safety.NUMBER.fullmatch(cell), cell  # losses stay numbers
     assert any(c.startswith("-£") for c in cells)
     assert "'" + EVIL in cells
+
+
+def test_paper_sheet_template_is_written_safely_and_reads_back(club, season, players):
+    """The data file's CSV template (club.interchange.csv_sheets) goes through csv_safety too: its
+    amounts cell "-6; 18; -6; -6" is not a number, so a spreadsheet would take it for a formula;
+    written with an apostrophe, it still imports (as after a text editor, which keeps it)."""
+    from club.interchange.csv_sheets import read_csv, template
+
+    rows = list(csv.reader(io.StringIO(template())))
+    cells = [cell for row in rows for cell in row]
+    assert "'-6; 18; -6; -6" in cells
+    assert all(not c.startswith(csv_safety.TRIGGERS) for c in cells)
+    document = read_csv(template(), club)
+    hands = [h for n in document.nights for t in n.tables for h in t.hands]
+    assert len(hands) == 4
+    assert sorted(hands[0].amounts.values()) == [-6, -6, -6, 18]
+
+
+@pytest.mark.parametrize(
+    ("cell", "read"),
+    [("'-6; 18", "-6; 18"), ("'=1+1", "=1+1"), ("'@x", "@x"), ("O'Neill", "O'Neill"), ("'", "'")],
+)
+def test_read_cell_drops_only_our_apostrophe(cell, read):
+    assert csv_safety.read_cell(cell) == read

@@ -70,7 +70,8 @@ def test_closed_sheet_is_kept_and_served_with_an_etag(
     assert etag.startswith('"') and len(etag) == 66
     kept = NightSheetCache.objects.get(night=closed)
     assert bytes(kept.pdf) == first.content
-    assert "Final" in _text(first) or "final" in _text(first).lower()
+    # Closed: "Final" once published, "Provisional" during the club's correction window (issue 11).
+    assert ("Final" if closed.is_published else "Provisional") in _text(first)
     with django_assert_max_num_queries(8):
         again = client.get(url_of(closed))
     assert again.content == first.content and again["ETag"] == etag
