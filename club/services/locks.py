@@ -12,7 +12,8 @@ The order, from the outside in:
    rescored with the others or scored under the new ladder, never missed;
 3. the rule sets a hand is scored under (`lock_rule_sets`), in id order: editing a rule set takes
    the same lock, so it is frozen before its first hand is scored, never after;
-4. then tables, hands and entries.
+4. then tables, hands and entries;
+5. last, the club's row, which the grades take (club.services.grades) inside a hand's change.
 
 On SQLite `select_for_update` does nothing: the database lets one writer in at a time, and
 `lock_night` takes that write lock at once, which gives the same order.

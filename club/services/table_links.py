@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from club.models import AuditEvent, Hand, Night, Player, Table, TableLink
 from club.models.table_links import hash_token
-from club.services.hands import HandConflict, LinkSource, snapshot
+from club.services.hands import HandConflict, HandGone, LinkSource, snapshot
+from club.services.locks import NightGone, lock_night
 
 
 def _subject(table: Table) -> str:
@@ -110,11 +111,21 @@ def confirm_hand(
     """A second player (through the link, naming themselves) or a secretary confirms a hand
     entered at the table. Refused if the hand changed since it was shown, or the night closed."""
     with transaction.atomic():
-        current = (
-            Hand.objects.select_for_update()
-            .select_related("table", "table__night", "table__night__season")
-            .get(pk=hand.pk)
-        )
+        # The night first, as every write of a night (club.services.locks): a confirmation racing
+        # a delete or a close at the same night takes its turn instead of deadlocking.
+        try:
+            night = lock_night(hand.table.night_id)
+        except NightGone as gone:
+            raise HandConflict(str(gone)) from None
+        try:
+            current = (
+                Hand.objects.select_for_update(of=("self",)).select_related("table").get(pk=hand.pk)
+            )
+        except Hand.DoesNotExist:
+            raise HandGone(
+                f"Hand {hand.number} was deleted by someone else: there is nothing to confirm."
+            ) from None
+        current.table.night = night
         if current.table.night.is_closed:
             raise HandConflict(
                 "This night is closed. A secretary must reopen it before any change."

@@ -123,9 +123,8 @@ def test_a_night_without_hands_moves_only_within_its_club(
 def test_admin_changes_write_audit_events(admin_client, root, club, players, night):
     ann = players[0]
     url = reverse("admin:club_player_change", args=[ann.pk])
-    response = admin_client.post(
-        url, {"club": club.pk, "name": "Ann Baxter", "active": "on", "email_results": "on"}
-    )
+    form = {"club": club.pk, "name": "Ann Baxter", "active": "on", "email_results": "on"}
+    response = admin_client.post(url, form)
     assert response.status_code == 302
     event = AuditEvent.objects.get(user=root, action="update")
     assert (event.club_id, event.before, event.after) == (
@@ -139,9 +138,7 @@ def test_admin_changes_write_audit_events(admin_client, root, club, players, nig
     event = AuditEvent.objects.filter(user=root, night=night).get()
     assert event.after == {"title": "Christmas"}
     # A new player, then deleted.
-    admin_client.post(
-        reverse("admin:club_player_add"), {"club": club.pk, "name": "Zed", "active": "on"}
-    )
+    admin_client.post(reverse("admin:club_player_add"), form | {"name": "Zed"})
     zed = Player.objects.get(name="Zed")
     assert AuditEvent.objects.filter(user=root, action="create", subject__contains="Zed").exists()
     admin_client.post(reverse("admin:club_player_delete", args=[zed.pk]), {"post": "yes"})

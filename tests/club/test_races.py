@@ -226,3 +226,24 @@ def test_changing_a_seasons_rule_set_racing_its_first_hand_never_mixes_rule_sets
         # The hand keeps the rule set the season has: never a hand under one and the season
         # under another.
         assert Hand.objects.get(pk=recorded.value.pk).rule_set_id == season.rule_set_id
+
+
+def test_a_confirmation_racing_a_delete_of_the_hand_is_a_conflict_not_a_crash(
+    table4, players, secretary, scorer
+):
+    """The second player's confirmation (club.services.table_links) is a write of the night too:
+    it takes the night's lock first, so racing a delete it never deadlocks or crashes."""
+    from club.services.table_links import confirm_hand
+
+    needs_real_concurrency()
+    for _ in range(30):
+        Hand.objects.filter(table=table4).delete()
+        first, second = _hands(table4, players, 2)
+        Hand.objects.filter(pk__in=[first.pk, second.pk]).update(awaiting_confirmation=True)
+        outcomes = race(
+            lambda second=second: confirm_hand(second, 1, user=scorer),
+            lambda first=first: delete_hand(first, secretary),
+            lambda second=second: delete_hand(second, secretary),
+        )
+        _only_conflicts(outcomes)
+        assert not Hand.objects.filter(table=table4).exists()

@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.db.models import Count, Q, Sum
 
-from club.models import AuditEvent, Hand, NightTotal, Player, ScoreLine
+from club.models import AuditEvent, Debt, Hand, NightTotal, Player, ScoreLine
 from club.services.hands import HandEntry, close_night, delete_hand, record_hand, update_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -66,6 +66,8 @@ def _state() -> dict:
         "hands": sorted(Hand.objects.values_list("id", "table_id", "number", "contract")),
         "players": sorted(Player.objects.values_list("id", "name", "name_key")),
         "audit": AuditEvent.objects.count(),
+        # The night's debts (the ledger's settle-up), which a trigger checks are in one club.
+        "debts": sorted(Debt.objects.values_list("night_id", "payer_id", "payee_id", "amount")),
     }
 
 
@@ -85,6 +87,7 @@ def test_dumpdata_then_loaddata_into_an_empty_database_restores_everything(
 ):
     _play(night, table4, table5, players, secretary)
     before = _state()
+    assert before["debts"], "closing the night settles up into debts"
     assert before["totals"] and [t[:2] + t[3:] for t in before["totals"]] == [
         s[:2] + s[2:] for s in before["sums"]
     ]
@@ -104,6 +107,8 @@ def test_dumpdata_then_loaddata_into_an_empty_database_restores_everything(
     secretary = type(secretary).objects.get(username=secretary.username)
     from club.services.hands import reopen_night
 
+    # Users are restored by their natural key (username), so their ids may be new ones.
+    secretary = type(secretary).objects.get(username=secretary.username)
     reopen_night(night, secretary)
     ann, bob = players[:2]
     record_hand(table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), secretary)
