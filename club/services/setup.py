@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Prefetch, Q, Sum
+from django.template.defaultfilters import pluralize
 from django.utils.crypto import get_random_string
 
 import scoring
@@ -28,6 +29,7 @@ from club.models import (
     ScoreLine,
     Season,
     Seat,
+    Settlement,
     Table,
     Tournament,
 )
@@ -387,6 +389,15 @@ def delete_night(night: Night, user: AbstractBaseUser | None = None) -> NightCon
     the tables and each player's net."""
     with transaction.atomic():
         locked = _locked_open_night(night, "it can be deleted")
+        # Money owed from this night that someone has paid (or netted) is a record of real money:
+        # deleting the night would take those payments with it (issue 13.5).
+        paid = Settlement.objects.filter(debt__night=locked).count()
+        if paid:
+            raise SetupError(
+                f"{locked} cannot be deleted: {paid} payment{pluralize(paid)} of its money owed "
+                "are recorded on the club's ledger, and deleting it would lose them. Correct its "
+                "hands instead."
+            )
         contents = night_contents(locked)
         tables = {
             f"table {t.number}": _seat_list([s.player for s in t.seats.all()], t.first_dealer)

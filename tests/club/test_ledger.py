@@ -262,3 +262,34 @@ def test_two_people_marking_the_same_payment_at_once_never_pay_more_than_owed(
             assert isinstance(refused[0], LedgerError) and "only £0.01" in str(refused[0])
         else:
             assert isinstance(refused[0], LedgerError) or "locked" in str(refused[0])
+
+
+def test_a_night_whose_money_owed_was_paid_cannot_be_deleted(
+    night, table4, players, secretary, club
+):
+    """Issue 13.5: money records never lose their history. A reopened night can be deleted while
+    nobody has paid any of its money owed, not after."""
+    from club.services.hands import reopen_night
+    from club.services.setup import SetupError, delete_night
+
+    ann, bob = players[:2]
+    play(table4, secretary, bob, "solo", 5)
+    close_night(night, secretary)
+    mark_paid(Debt.objects.get(night=night, payer=ann), 4, secretary, club=club)
+    reopen_night(night, secretary)
+    with pytest.raises(SetupError, match="1 payment of its money owed"):
+        delete_night(night, secretary)
+    assert Night.objects.filter(pk=night.pk).exists()
+    assert Settlement.objects.filter(debt__night=night, amount=4).count() == 1
+
+
+def test_a_reopened_night_with_nothing_paid_can_still_be_deleted(night, table4, players, secretary):
+    from club.services.hands import reopen_night
+    from club.services.setup import delete_night
+
+    play(table4, secretary, players[1], "solo", 5)
+    close_night(night, secretary)
+    reopen_night(night, secretary)
+    delete_night(night, secretary)
+    assert not Night.objects.filter(pk=night.pk).exists()
+    assert not Debt.objects.exists()
