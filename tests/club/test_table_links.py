@@ -373,8 +373,15 @@ def test_after_closing_the_link_shows_the_final_sheet_and_takes_no_hands(
     link = link_for(table4, secretary)
     record_hand(table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), secretary)
     close_night(table4.night, secretary)
+    # Inside the club's correction window the sheet is provisional, then final once published.
     response = client.get(url(link))
     assert response.status_code == 200
+    assert "provisional until the secretary publishes" in text(response)
+    assert "final sheet" not in text(response)
+    from club.services.publish import publish
+
+    publish(table4.night, secretary)
+    response = client.get(url(link))
     assert "final sheet" in text(response)
     assert 'id="hand-form"' not in response.content.decode()
     assert "Totals after 1 hand" in text(response)
@@ -405,6 +412,9 @@ def test_last_weeks_link_shows_last_weeks_closed_sheet_with_its_date(
     last_week = create_night(season, dt.date(2026, 11, 13), [(players[:4], 0)])
     link = link_for(last_week.tables.get(), secretary)
     close_night(last_week, secretary)
+    from club.services.publish import publish
+
+    publish(last_week, secretary)
     create_night(season, dt.date(2026, 11, 20), [(players[:4], 0)])
     page = text(client.get(url(link)))
     assert "Friday 13 November 2026" in page and "final sheet" in page
