@@ -21,6 +21,7 @@ from typing import Any
 
 import scoring
 from club.interchange import FORMAT, MAX_BYTES, MAX_MB, VERSION
+from club.names import name_key, normalise_name
 
 UNITS = ("pence", "cents", "points")
 TRUMPS = tuple(t.value for t in scoring.Trump)
@@ -161,7 +162,7 @@ class Existing:
     """What the club a file is imported into already has, for names the file may use without
     defining them (a paper sheet names the club's players and seasons)."""
 
-    players: Mapping[str, str] = field(default_factory=dict)  # casefolded name -> name
+    players: Mapping[str, str] = field(default_factory=dict)  # club.names.name_key -> name
     rule_sets: frozenset[str] = frozenset()
     seasons: Mapping[str, tuple[dt.date, dt.date]] = field(default_factory=dict)
 
@@ -366,17 +367,19 @@ class _Reader:
             data = self.obj(value, where, PLAYER_KEYS, ("name",))
             if data is None:
                 continue
-            name = self.text(data, "name", where, max_length=60)
+            # Stored as the app stores every name (club.names, issue 14.7), so a file cannot bring
+            # in "Ann\u200b Baxter" beside "Ann Baxter".
+            name = normalise_name(self.text(data, "name", where, max_length=60))
             if name:
                 where = f"player {name!r}"
             active = self.boolean(data, "active", where, True)
             if not name:
                 continue
-            if name.casefold() in seen:
+            if name_key(name) in seen:
                 self.problem(where, "is listed twice (names are unique in a club, ignoring case)")
                 continue
-            seen.add(name.casefold())
-            self.names[name.casefold()] = name
+            seen.add(name_key(name))
+            self.names[name_key(name)] = name
             players.append(PlayerData(name, active))
         return players
 
@@ -537,7 +540,7 @@ class _Reader:
         if not isinstance(value, str) or not value.strip():
             self.problem(where, f"'{key}' must be a player's name, not {json.dumps(value)}")
             return None
-        found = self.names.get(value.strip().casefold())
+        found = self.names.get(name_key(value))
         if found is None or found not in seats:
             self.problem(
                 where, f"'{key}' {value!r} is not at this table (seats: {', '.join(seats)})"
@@ -570,7 +573,7 @@ class _Reader:
                 if not isinstance(name, str) or not name.strip():
                     self.problem(where, f"'seats' holds {json.dumps(name)}, not a player's name")
                     continue
-                found = self.names.get(name.strip().casefold())
+                found = self.names.get(name_key(name))
                 if found is None:
                     self.problem(where, f"the seat {name!r} is not one of the file's players")
                     continue
@@ -665,7 +668,7 @@ class _Reader:
             return None
         amounts: dict[str, int] = {}
         for name, amount in value.items():
-            found = self.names.get(str(name).strip().casefold())
+            found = self.names.get(name_key(str(name)))
             if found is None or found not in seats:
                 self.problem(where, f"'amounts' names {name!r}, who is not at this table")
                 continue

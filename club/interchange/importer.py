@@ -50,6 +50,7 @@ from club.models import (
 )
 from club.models.audit import night_label
 from club.models.tournaments import Entry, Tournament
+from club.names import name_key
 from club.services import grades
 from club.services.hands import HandEntry, apply_result, score_entry, score_lines_for
 
@@ -157,7 +158,7 @@ def existing_for(club: Club | None) -> Existing:
     if club is None:
         return Existing()
     return Existing(
-        players={name.casefold(): name for name in club.players.values_list("name", flat=True)},
+        players={name_key(name): name for name in club.players.values_list("name", flat=True)},
         rule_sets=frozenset(club.rule_sets.values_list("name", flat=True)),
         seasons={
             name: (start, end)
@@ -326,14 +327,15 @@ class _Writer:
         return found
 
     def players(self, club: Club) -> dict[str, Player]:
-        found = {p.name.casefold(): p for p in club.players.all()}
+        found = {name_key(p.name): p for p in club.players.all()}
+        # bulk_create skips Player.save(), which fills the key the uniqueness constraint uses.
         new = [
-            Player(club=club, name=p.name, active=p.active)
+            Player(club=club, name=p.name, active=p.active, name_key=name_key(p.name))
             for p in self.doc.players
-            if p.name.casefold() not in found
+            if name_key(p.name) not in found
         ]
         for player in Player.objects.bulk_create(new):
-            found[player.name.casefold()] = player
+            found[name_key(player.name)] = player
             self.summary.players_added.append(player.name)
         return found
 
@@ -416,7 +418,7 @@ class _Writer:
         seated: list[list[Player]] = []
         for table, table_data in zip(tables, data.tables, strict=True):
             table.night = night
-            at_table = [players[name.casefold()] for name in table_data.seats]
+            at_table = [players[name_key(name)] for name in table_data.seats]
             seated.append(at_table)
             seats.extend(Seat(table=table, position=i, player=p) for i, p in enumerate(at_table))
         Seat.objects.bulk_create(seats, batch_size=BATCH)
@@ -456,12 +458,12 @@ class _Writer:
         rules = rule_set.rules
 
         def player(name: str | None) -> Player | None:
-            return None if name is None else players[name.casefold()]
+            return None if name is None else players[name_key(name)]
 
         hands = []
         for data_hand in data.hands:
             entry = HandEntry(
-                dealer=players[data_hand.dealer.casefold()],
+                dealer=players[name_key(data_hand.dealer)],
                 contract=data_hand.contract,
                 declarer=player(data_hand.declarer),
                 partner=player(data_hand.partner),

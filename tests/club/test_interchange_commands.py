@@ -181,3 +181,39 @@ def test_backup_of_every_club_restores_every_figure(club, other_club, players, s
 def test_export_all_refuses_a_slug_too(tmp_path):
     with pytest.raises(CommandError, match="--all exports every whole club"):
         call_command("export_club", "crown", all=str(tmp_path))
+
+
+def _with_lookalike_ann() -> dict:
+    """The sample with Ann listed behind a zero-width space and seated in capitals."""
+    document = sample()
+    document["players"] = [
+        {"name": "Ann\u200b Baxter" if p["name"] == "Ann Baxter" else p["name"]}
+        for p in document["players"]
+    ]
+    document["nights"][0]["tables"][0]["seats"][0] = "ANN BAXTER"
+    return document
+
+
+def test_imported_names_are_stored_as_the_app_stores_names(tmp_path):
+    """Issue 14.7 holds for files too: a name comes in normalised, with its uniqueness key."""
+    from club.models import Player
+
+    path = tmp_path / "winter.json"
+    path.write_text(json.dumps(_with_lookalike_ann()))
+    status, _, err = run("import_club", str(path))
+    assert status == 0, err
+    ann = Player.objects.get(club__slug="crown2", name_key="ann baxter")
+    assert ann.name == "Ann Baxter"
+    assert Hand.objects.filter(table__seats__player=ann).exists()
+
+
+def test_import_into_a_club_matches_a_lookalike_name_to_its_player(club, tmp_path):
+    from club.models import Player
+
+    ann, _ = Player.objects.get_or_create(club=club, name="Ann Baxter")
+    path = tmp_path / "winter.json"
+    path.write_text(json.dumps(_with_lookalike_ann()))
+    status, _, err = run("import_club", str(path), "--into", "crown")
+    assert status == 0, err
+    assert list(Player.objects.filter(club=club, name__icontains="baxter")) == [ann]
+    assert Hand.objects.filter(table__night__season__club=club, table__seats__player=ann).exists()
