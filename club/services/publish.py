@@ -1,4 +1,4 @@
-"""After the last hand (issue 11): a closed night is provisional for the club's correction window,
+"""After the last hand: a closed night is provisional for the club's correction window,
 then published (final), and every player who takes results by email is sent theirs.
 
 The states, on the night row: open -> closed and provisional (`publish_after` set) -> closed and
@@ -6,6 +6,10 @@ published (`published_at` set); reopening goes back to open. Every move happens 
 locked (SELECT ... FOR UPDATE) and checks the state it moves from, so publishing twice is
 impossible whoever gets there first: the secretary's "Publish now", the task scheduled at the
 end of the window, or `manage.py publish_due`.
+
+The two background tasks (django-tasks) live here beside what they call, so that the service
+that queues them and the tasks that call the service are one module, not two that import each
+other. Run the worker with `python manage.py db_worker`.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.transaction import on_commit
 from django.utils import timezone
+from django_tasks import task
 
 from club.models import AuditEvent, Delivery, Membership, Night, Publication, Role
 from club.services import ledger, results_mail
@@ -83,8 +88,6 @@ def after_correction(night: Night, user: AbstractBaseUser | None) -> None:
 def schedule(night_id: int, when: dt.datetime) -> None:
     """Ask the task queue to publish the night when its window ends. A backend that cannot run
     tasks later (the immediate one) leaves it to `manage.py publish_due` or the night page."""
-    from club.tasks import publish_when_due
-
     if not publish_when_due.get_backend().supports_defer:
         return
     try:
@@ -154,8 +157,6 @@ def _publish_locked(night: Night, user: AbstractBaseUser | None) -> Publication 
 
 def send_later(publication_id: int, when: dt.datetime | None = None) -> None:
     """Queue the sending of a publication's emails (again later, to retry)."""
-    from club.tasks import send_results
-
     if when is not None and not send_results.get_backend().supports_defer:
         return  # `manage.py publish_due` retries them
     try:
@@ -187,3 +188,22 @@ def publish_due(now: dt.datetime | None = None) -> tuple[int, int]:
     for publication_id in list(waiting):
         sent += results_mail.send_publication(publication_id, now).sent
     return published, sent
+
+
+@task()
+def publish_when_due(night_id: int) -> bool:
+    """Publish the night if its window has ended and nobody published it meanwhile."""
+    try:
+        night = Night.objects.get(pk=night_id)
+    except Night.DoesNotExist:
+        return False  # deleted after it was reopened
+    return publish(night, None, only_if_due=True) is not None
+
+
+@task()
+def send_results(publication_id: int) -> dict[str, int]:
+    """Send a publication's due emails; queue itself again for the ones to retry."""
+    report = results_mail.send_publication(publication_id)
+    if report.next_attempt_at is not None:
+        send_later(publication_id, report.next_attempt_at)
+    return {"sent": report.sent, "failed": report.failed, "retrying": report.retrying}

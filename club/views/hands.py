@@ -34,6 +34,7 @@ from club.forms.hands import (
     new_hand_form,
 )
 from club.models import Club, Hand, Night, Table
+from club.queries.money_owed import link_pay_rows
 from club.queries.sheet_version import etag_of_hands, sheet_etag
 from club.queries.table_sheet import prefetch_seats, table_sheet
 from club.services import hands as hand_service
@@ -186,9 +187,7 @@ def _context(request: HttpRequest, route: TableRoute, **extra: Any) -> dict[str,
         "tournament": getattr(night, "tournament", None),
     }
     if route.via is not None and night.is_closed:
-        # Money owed to this table's players, marked paid by the payee at the table (issue 11).
-        from club.views.ledger import link_pay_rows
-
+        # Money owed to this table's players, marked paid by the payee at the table.
         context["owed_rows"] = link_pay_rows(route)
     context.update(extra)
     form = context.get("form")

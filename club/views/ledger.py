@@ -8,7 +8,6 @@ concerned (a player sees only their own). A points club has no ledger at all.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -24,7 +23,8 @@ from django.views.decorators.http import require_POST
 from club import access
 from club.access import login_if_hidden
 from club.forms.ledger import NettingForm, PaymentForm
-from club.models import Club, Debt, Night, Player, Seat, Table
+from club.models import Club, Debt, Night, Player
+from club.queries.money_owed import pay_rows, table_debts
 from club.services import ledger, publish, results_mail
 from club.views import table_links
 
@@ -67,56 +67,7 @@ def night_context(request: HttpRequest, club: Club, night: Night) -> dict[str, A
     return context
 
 
-def pay_rows(
-    club: Club,
-    debts: list[Debt],
-    can_manage: bool,
-    me: Player | None,
-    pay_url: Callable[[Debt], str] | None = None,
-) -> list[dict[str, Any]]:
-    """The debts as the pay partial shows them; the payee (or the secretary) may mark them paid.
-
-    `pay_url` gives the URL each form posts to (the table link page passes its own)."""
-    if pay_url is None:
-
-        def pay_url(debt: Debt) -> str:
-            return reverse("debt_pay", args=[club.slug, debt.pk])
-
-    return [
-        {
-            "debt": debt,
-            "paid": debt.amount - debt.outstanding,
-            "can_pay": debt.outstanding > 0
-            and (can_manage or (me is not None and me.pk == debt.payee_id)),
-            "pay_url": pay_url(debt),
-        }
-        for debt in debts
-    ]
-
-
 # At the table, through its link (no login) --------------------------------------------------
-
-
-def _table_debts(table: Table) -> list[Debt]:
-    """The night's debts owed to the players of this table (the payees mark them at the table)."""
-    seated = set(Seat.objects.filter(table=table).values_list("player", flat=True))
-    return [d for d in ledger.night_debts(table.night) if d.payee_id in seated]
-
-
-def link_pay_rows(route) -> list[dict[str, Any]] | None:
-    """The table link page's "money owed" once its night is closed: what is owed to the players
-    at this table, each with a form for the payee; None when there is nothing to show."""
-    night, club = route.table.night, route.club
-    if route.via is None or not night.is_closed or not ledger.keeps_ledger(club):
-        return None
-    debts = _table_debts(route.table)
-    return pay_rows(
-        club,
-        debts,
-        True,
-        None,
-        pay_url=lambda debt: reverse("link_pay", args=[route.token, debt.pk]),
-    )
 
 
 @require_POST
@@ -124,7 +75,7 @@ def link_pay_rows(route) -> list[dict[str, Any]] | None:
 def link_pay(request: HttpRequest, route, debt_id: int) -> HttpResponse:
     """The payee, at the table, marks a payment to them paid through the table's link."""
     back = reverse("link_table", args=[route.token]) + "#owed"
-    debt = next((d for d in _table_debts(route.table) if d.pk == debt_id), None)
+    debt = next((d for d in table_debts(route.table) if d.pk == debt_id), None)
     if debt is None or not route.table.night.is_closed:
         return render(request, table_links.NOT_FOUND, {}, status=404)
     club = route.club

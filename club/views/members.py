@@ -23,8 +23,9 @@ from django.utils import timezone
 
 from club.forms.ledger import ClaimForm, EmailPreferencesForm
 from club.models import Club, NightTotal, Player, PlayerClaim
+from club.queries.money_owed import pay_rows
 from club.services import ledger, results_mail
-from club.views.ledger import own_player, pay_rows
+from club.views.ledger import own_player
 
 CLAIM_VALID_FOR = dt.timedelta(hours=24)
 

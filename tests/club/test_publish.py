@@ -17,8 +17,7 @@ from club.models import AuditEvent, Debt, Delivery, Night, Publication
 from club.services import publish as publish_service
 from club.services import results_mail
 from club.services.hands import HandConflict, close_night, update_hand
-from club.services.publish import publish, publish_due
-from club.tasks import send_results
+from club.services.publish import publish, publish_due, send_results
 from tests.club.ledger_kit import FlakyBackend, core_payments, give_emails, nets, play
 
 
@@ -379,10 +378,10 @@ def test_closing_queues_the_publication_for_the_end_of_the_window(
     give_emails(players[:4])
     close_night(played, secretary)
     played.refresh_from_db()
-    queued = DBTaskResult.objects.get(task_path="club.tasks.publish_when_due")
+    queued = DBTaskResult.objects.get(task_path="club.services.publish.publish_when_due")
     assert queued.run_after == played.publish_after
     assert queued.args_kwargs == {"args": [played.pk], "kwargs": {}}
-    from club.tasks import publish_when_due
+    from club.services.publish import publish_when_due
 
     assert publish_when_due.call(played.pk) is False  # too early: nothing happens
     Night.objects.filter(pk=played.pk).update(publish_after=timezone.now())
@@ -390,7 +389,7 @@ def test_closing_queues_the_publication_for_the_end_of_the_window(
     assert publish_when_due.call(played.pk) is False
     assert Publication.objects.filter(night=played).count() == 1
     # The emails were queued for the worker, not sent in the request.
-    assert DBTaskResult.objects.filter(task_path="club.tasks.send_results").count() == 1
+    assert DBTaskResult.objects.filter(task_path="club.services.publish.send_results").count() == 1
     assert mail.outbox == []
 
 

@@ -702,7 +702,7 @@ def test_standings_and_player_pages_link_their_sheets(client, viewer, season, se
 
 
 def test_bench_times_both_sheets_against_weasyprint_on_the_same_html(db):
-    from club.pdf.bench import BenchData, bench_sheets, report
+    from club.bench.sheets import BenchData, bench_sheets, report
 
     small = BenchData(
         slug="bench-tiny", players=12, season_hands=40, night_tables=2, hands_per_table=3

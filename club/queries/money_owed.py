@@ -1,0 +1,65 @@
+"""Money owed as the pages list it: each debt with what is paid, whether the reader may mark it
+paid, and where the form posts. The night page, the ledger, "my results" and a table's link page
+all draw their rows here, so the table page need not import the ledger's views."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from django.urls import reverse
+
+from club.models import Club, Debt, Player, Seat, Table
+from club.services import ledger
+
+if TYPE_CHECKING:
+    from club.views.hands import TableRoute
+
+
+def pay_rows(
+    club: Club,
+    debts: list[Debt],
+    can_manage: bool,
+    me: Player | None,
+    pay_url: Callable[[Debt], str] | None = None,
+) -> list[dict[str, Any]]:
+    """The debts as the pay partial shows them; the payee (or the secretary) may mark them paid.
+
+    `pay_url` gives the URL each form posts to (the table link page passes its own)."""
+    if pay_url is None:
+
+        def pay_url(debt: Debt) -> str:
+            return reverse("debt_pay", args=[club.slug, debt.pk])
+
+    return [
+        {
+            "debt": debt,
+            "paid": debt.amount - debt.outstanding,
+            "can_pay": debt.outstanding > 0
+            and (can_manage or (me is not None and me.pk == debt.payee_id)),
+            "pay_url": pay_url(debt),
+        }
+        for debt in debts
+    ]
+
+
+def table_debts(table: Table) -> list[Debt]:
+    """The night's debts owed to the players of this table (the payees mark them at the table)."""
+    seated = set(Seat.objects.filter(table=table).values_list("player", flat=True))
+    return [d for d in ledger.night_debts(table.night) if d.payee_id in seated]
+
+
+def link_pay_rows(route: TableRoute) -> list[dict[str, Any]] | None:
+    """The table link page's "money owed" once its night is closed: what is owed to the players
+    at this table, each with a form for the payee; None when there is nothing to show."""
+    night, club = route.table.night, route.club
+    if route.via is None or not night.is_closed or not ledger.keeps_ledger(club):
+        return None
+    debts = table_debts(route.table)
+    return pay_rows(
+        club,
+        debts,
+        True,
+        None,
+        pay_url=lambda debt: reverse("link_pay", args=[route.token, debt.pk]),
+    )
