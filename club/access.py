@@ -47,7 +47,7 @@ def can(user: User | AnonymousUser, club: Club, power: str) -> bool:
 
 def may_add_players(user: User | AnonymousUser, club: Club) -> bool:
     """New players (or inactive ones brought back) come from a secretary, or from a table scorer
-    when the club's settings allow it (issue 14.5)."""
+    when the club's settings allow it."""
     return can(user, club, MANAGE) or (club.scorers_add_players and can(user, club, SCORE))
 
 

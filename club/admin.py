@@ -322,7 +322,7 @@ class TournamentAdmin(AuditedAdmin):
     inlines = [EntryInline]
 
     def has_change_permission(self, request, obj=None) -> bool:
-        # A finished event whose night is closed is final (issue 14.4), here as in the app.
+        # A finished event whose night is closed is final, here as in the app.
         return super().has_change_permission(request, obj) and not (obj and _closed(obj.night))
 
 
@@ -338,7 +338,7 @@ class NightSheetCacheAdmin(admin.ModelAdmin):
         return False
 
 
-# After the night (issue 11): the ledger and the outbox are records of what happened; they are
+# After the night: the ledger and the outbox are records of what happened; they are
 # changed only through the app's services (which lock, check and audit), never edited here.
 
 

@@ -1,4 +1,4 @@
-"""Changes made in Django's admin leave the same trail as changes made in the app (issue 14.6).
+"""Changes made in Django's admin leave the same trail as changes made in the app.
 
 Every admin page of club data saves and deletes through `AuditedAdmin`, which writes an
 AuditEvent (create, update or delete) with the club, the night when the row belongs to one (so it

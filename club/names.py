@@ -1,4 +1,4 @@
-"""People's names as typed at the venue, made safe to compare (issue 14.7).
+"""People's names as typed at the venue, made safe to compare.
 
 A name is stored normalised: Unicode NFC (so "Zoë" typed with a combining diaeresis is the same
 four letters as the precomposed one), without invisible characters (zero-width spaces and joiners,

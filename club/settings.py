@@ -205,7 +205,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
-# Email (issue 11: results to players; also password reset). `EMAIL_URL` picks the backend:
+# Email (results to players; also password reset). `EMAIL_URL` picks the backend:
 # unset, mail is printed to the console; `smtp://user:password@host:587/?tls=True` (or
 # `smtps://...:465/?ssl=True`) sends through an SMTP server; `dummy:` drops it. The sender is
 # `DEFAULT_FROM_EMAIL`; links in emails start with `SITE_URL`.
@@ -222,7 +222,7 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Solo Whist <solo@loca
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
-# Background work (issue 11: publishing a night when its correction window ends, and sending
+# Background work (publishing a night when its correction window ends, and sending
 # the results emails) goes through the django-tasks backport. The database backend keeps the
 # queue in the app's own database; run `python manage.py db_worker` beside the web server.
 # `TASKS_BACKEND=immediate` runs each task at once inside the request instead (no worker).

@@ -38,8 +38,8 @@ club_patterns = (
     + table_links.club_urlpatterns  # tables' links and QR codes, club/views/table_links.py
     + live.urlpatterns  # the live night board, club/views/live.py
     + grades.urlpatterns  # grade settings, club/views/grades.py
-    + ledger.urlpatterns  # after the night: publishing, money owed (issue 11)
-    + members.urlpatterns  # members' own view, claiming a record, unsubscribing (issue 11)
+    + ledger.urlpatterns  # after the night: publishing, money owed
+    + members.urlpatterns  # members' own view, claiming a record, unsubscribing
 )
 
 urlpatterns = [
@@ -57,5 +57,5 @@ urlpatterns = [
     path("c/<slug:slug>/", include(club_patterns)),
     # A table's link, opened on a phone at the table with no login: /t/<token>/.
     *table_links.urlpatterns,
-    *ledger.link_urlpatterns,  # the payee marks payments paid at the table (issue 11)
+    *ledger.link_urlpatterns,  # the payee marks payments paid at the table
 ]

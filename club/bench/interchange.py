@@ -5,7 +5,7 @@ For each size: the export (the whole club to JSON text), then the import of that
 club (parsing, checks, every hand scored through the hand service, the writes), timed on their own;
 then each again under tracemalloc for the peak of Python's allocations (tracing slows them, so the
 times come from the untraced runs). An import then rates the club's Solo grade from scratch
-(club/services/grades.py, issue 12): that is timed on its own line. The copy is deleted afterwards.
+(club/services/grades.py): that is timed on its own line. The copy is deleted afterwards.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def bench_interchange(club: Club) -> list[Figure]:
 
     (imported, _), import_s, import_cpu = _timed(lambda: run_import(False))
     assert imported is not None
-    # The Solo grade, rated from scratch as an import does after writing (issue 12's code).
+    # The Solo grade, rated from scratch as an import does after writing.
     _, grades_s, grades_cpu = _timed(lambda: grades.rebuild(imported))
     delete_club(imported)
     # The traced run rolls back instead of writing (the same work: a preview is the import).

@@ -1,4 +1,4 @@
-"""`manage.py bench --ledger`: the costs of issue 11 (after the night), against bare baselines.
+"""`manage.py bench --ledger`: what publishing and the ledger cost, against bare baselines.
 
 1. Publishing a night of 6 tables x 4 players with 24 hands each, every player with an email
    address: `publish()` end to end (the state move, the ledger's debts, 24 outbox rows, then the

@@ -1,4 +1,4 @@
-"""Forms of the ledger and the members' own pages (issue 11)."""
+"""Forms of the ledger and the members' own pages."""
 
 from __future__ import annotations
 

@@ -367,7 +367,7 @@ class _Reader:
             data = self.obj(value, where, PLAYER_KEYS, ("name",))
             if data is None:
                 continue
-            # Stored as the app stores every name (club.names, issue 14.7), so a file cannot bring
+            # Stored as the app stores every name (club.names), so a file cannot bring
             # in "Ann\u200b Baxter" beside "Ann Baxter".
             name = normalise_name(self.text(data, "name", where, max_length=60))
             if name:

@@ -43,7 +43,7 @@ class Club(models.Model):
         help_text="A hand entered through a table's link waits until a second player at the "
         "table confirms it.",
     )
-    # After the last hand (issue 11): a closed night stays provisional this long, while the
+    # After the last hand: a closed night stays provisional this long, while the
     # secretary may still correct hands; then it is published and every player is emailed.
     correction_minutes = models.PositiveSmallIntegerField(
         default=30,
@@ -63,7 +63,7 @@ class Club(models.Model):
         "https://club.example.org (space-separated). Empty: none may.",
     )
     # New players are added by a secretary; a club may let its table scorers add them too, when
-    # setting up a night or a tournament (issue 14.5).
+    # setting up a night or a tournament.
     scorers_add_players = models.BooleanField(
         default=False,
         help_text="Table scorers may add new players when setting up a night or a tournament.",
@@ -122,7 +122,7 @@ class Player(models.Model):
         max_length=180, null=True, blank=True, editable=False
     )
     active = models.BooleanField(default=True)
-    # Issue 11: the player's own results by email, and their own account's view of them.
+    # The player's own results by email, and their own account's view of them.
     email = models.EmailField(blank=True, help_text="Their results are emailed here.")
     email_results = models.BooleanField(
         default=True, help_text="Email them their result when a night is published."

@@ -1,4 +1,4 @@
-"""Money owed after a night (issue 11): IOUs, what settles them, publications and their emails.
+"""Money owed after a night: IOUs, what settles them, publications and their emails.
 
 Pretix-style: every change is a row, balances are sums over rows, nothing is a stored total.
 A `Debt` is one settle-up payment of a night (payer owes payee `amount`, in the club's minor

@@ -26,7 +26,7 @@ class Night(models.Model):
     # The one-time token of the form that created the night: the same form sent twice (a
     # double-click, a POST resent over a slow link) finds this night instead of making another.
     form_token = models.UUIDField(null=True, blank=True, editable=False)
-    # Issue 11: a closed night is provisional until `publish_after` (the club's correction
+    # A closed night is provisional until `publish_after` (the club's correction
     # window), then published (final). club/services/publish.py moves it, under a row lock.
     publish_after = models.DateTimeField(null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)

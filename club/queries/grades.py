@@ -57,7 +57,7 @@ class Viewer:
         if player_id not in self.hidden or self.sees_hidden:
             return True
         if own_user_id is None and not isinstance(player, int):
-            # The link from a player record to an account (issue 11) is read if there is one.
+            # The link from a player record to an account is read if there is one.
             own_user_id = getattr(player, "user_id", None)
         return own_user_id is not None and own_user_id == self.user_id
 

@@ -215,7 +215,7 @@ def _locked_hand(hand: Hand, night: Night, doing: str) -> Hand:
 
 
 def _check_open(night: Night, user: AbstractBaseUser | None = None) -> None:
-    # A secretary may still correct a closed night inside its correction window (issue 11).
+    # A secretary may still correct a closed night inside its correction window.
     if night.is_closed and not publish.may_correct(night, user):
         raise HandConflict("This night is closed. A secretary must reopen it before any change.")
 
@@ -527,7 +527,7 @@ def reopen_night(night: Night, user: AbstractBaseUser) -> None:
         locked = _lock_night(night.pk)
         if not locked.is_closed:
             raise HandConflict("This night is already open.")
-        publish.on_reopen(locked, user)  # no longer provisional nor published (issue 11)
+        publish.on_reopen(locked, user)  # no longer provisional nor published
         locked.status = Night.Status.OPEN
         locked.closed_at = None
         locked.closed_by = None

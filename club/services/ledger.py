@@ -1,4 +1,4 @@
-"""Money owed (issue 11): a night's settle-up payments become IOUs (`Debt`) until paid.
+"""Money owed: a night's settle-up payments become IOUs (`Debt`) until paid.
 
 Every change is a new row (a `Settlement`: paid, netted or voided) and every balance is a sum over
 rows, never a stored figure. A debt's outstanding amount is its amount less its settlements; a

@@ -1,4 +1,4 @@
-"""The results email each player gets when a night is published (issue 11), and its sending.
+"""The results email each player gets when a night is published, and its sending.
 
 Sending works through the outbox: one `Delivery` row per player per publication (unique), moved
 from pending to sending by a conditional UPDATE before the message goes out, so two workers (or a

@@ -390,7 +390,7 @@ def delete_night(night: Night, user: AbstractBaseUser | None = None) -> NightCon
     with transaction.atomic():
         locked = _locked_open_night(night, "it can be deleted")
         # Money owed from this night that someone has paid (or netted) is a record of real money:
-        # deleting the night would take those payments with it (issue 13.5).
+        # deleting the night would take those payments with it.
         paid = Settlement.objects.filter(debt__night=locked).count()
         if paid:
             raise SetupError(

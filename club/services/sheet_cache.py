@@ -46,7 +46,7 @@ def fingerprint(night: Night) -> str:
         night.title,
         night.status,
         night.closed_at,
-        night.published_at,  # "Provisional" until published, then "Final" (issue 11)
+        night.published_at,  # "Provisional" until published, then "Final"
         season.name,
         season.rule_set_id,
         club.name,

@@ -1,4 +1,4 @@
-"""Password reset that says so when the email could not be sent (issue 14.8).
+"""Password reset that says so when the email could not be sent.
 
 Django's form logs a failure to send and its view then says the email was sent all the same. Here
 the form remembers the failure, and the page tells the person plainly that no email went out and

@@ -51,7 +51,7 @@ CORRECTION_MESSAGE = (
 
 def _locked(request: HttpRequest, route: TableRoute, night: Night) -> bool:
     """No changes at this night for this person: closed, unless a secretary (signed in, not a
-    table's link) is correcting it in its correction window (issue 11)."""
+    table's link) is correcting it in its correction window."""
     return night.is_closed and not (
         night.is_provisional
         and route.via is None

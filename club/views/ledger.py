@@ -1,4 +1,4 @@
-"""After the night (issue 11): publishing, the emails' delivery status, marking payments paid,
+"""After the night: publishing, the emails' delivery status, marking payments paid,
 the club's ledger of money owed and netting.
 
 Who sees what: the night's settle-up is on the night page for anyone who may read the night; the

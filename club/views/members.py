@@ -1,4 +1,4 @@
-"""Members' own view (issue 11): a user whose account is linked to their player record sees their
+"""Members' own view: a user whose account is linked to their player record sees their
 nights and their money owed and sets their email preferences; players claim their record with a
 one-time link sent to the address the club has for them; any results email's unsubscribe link
 works without logging in."""

@@ -171,7 +171,7 @@ def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
         return response
     can_manage = access.can(request.user, club, access.MANAGE)
     can_score = access.can(request.user, club, access.SCORE)
-    after_the_night = ledger_views.night_context(request, club, night)  # issue 11
+    after_the_night = ledger_views.night_context(request, club, night)
     response = render(
         request,
         "club/nights/detail.html",

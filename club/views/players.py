@@ -43,7 +43,7 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
     seasons = sq.club_seasons(club)
     season = sq.pick_season(seasons, request.GET.get("season"))
     context: dict = {"club": club, "player": player, "seasons": seasons, "season": season}
-    context.update(ledger_views.player_context(request, club, player))  # issue 11
+    context.update(ledger_views.player_context(request, club, player))
     if season is None:
         return render(request, "club/player_detail.html", context)
     points = season.standings_method == "points"

@@ -56,7 +56,7 @@ def night_sheet(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
 
 # Blank score cards take a second or more to lay out. A public club's cards are open to anyone,
 # so for visitors who are not signed in each night's cards are made once per `?hands=` (1 to 60,
-# club.pdf.sheets.card_hands) and tables, and served from the cache for ten minutes (issue 14.8).
+# club.pdf.sheets.card_hands) and tables, and served from the cache for ten minutes.
 ANONYMOUS_CARDS_SECONDS = 600
 
 

@@ -1,4 +1,4 @@
-"""axe-core on every page type (issue 15.8): each page a secretary, a visitor or a director sees,
+"""axe-core on every page type: each page a secretary, a visitor or a director sees,
 at a laptop's size and a phone's, must have no violation of WCAG 2.1 A/AA or axe's best practices.
 
 Other browser tests call the same helper on the pages they drive (see tests/browser/a11y.py); this

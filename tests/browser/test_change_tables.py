@@ -1,4 +1,4 @@
-"""The change-tables page (issue 15.3), the page for late arrivals: a night with a table that has
+"""The change-tables page, the page for late arrivals: a night with a table that has
 hands (seats fixed) and one without, plus a new table added on the page. At a laptop's and a
 phone's size the seat drop-downs are full width and usable, nothing overflows sideways, and the
 late arrival is seated and saved."""

@@ -1,4 +1,4 @@
-"""The goal of issue 15, measured: a hand entered in 10 or fewer keystrokes on average, with the
+"""The entry goal, measured: a hand entered in 10 or fewer keystrokes on average, with the
 table's totals in view the whole time.
 
 Twenty hands of a realistic night's mix (solos most, then Prop & Cop, misères, an abundance, an

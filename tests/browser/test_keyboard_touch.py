@@ -1,4 +1,4 @@
-"""Keyboard and touch (issue 15.7) in Chromium: type-ahead in the trumps select, trumps out of the
+"""Keyboard and touch in Chromium: type-ahead in the trumps select, trumps out of the
 tab order unless the declarer names them, the skip link, focus kept on "Add players", the phone
 menu's targets, and the night's audit trail folded."""
 

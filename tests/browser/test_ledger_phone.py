@@ -1,4 +1,4 @@
-"""Money owed in a real browser at phone size (issue 11.3): after the night is closed, the
+"""Money owed in a real browser at phone size: after the night is closed, the
 secretary marks one payment part-paid and then paid in full from the night page on a phone."""
 
 from __future__ import annotations

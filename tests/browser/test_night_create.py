@@ -1,4 +1,4 @@
-"""Creating a night (issue 15.4) in Chromium: a double-click on "Create night" makes one night."""
+"""Creating a night in Chromium: a double-click on "Create night" makes one night."""
 
 from __future__ import annotations
 

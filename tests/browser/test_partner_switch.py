@@ -1,4 +1,4 @@
-"""Issue 14.8 in the browser: the server refuses a partner sent with a solo, so the page must not
+"""In the browser: the server refuses a partner sent with a solo, so the page must not
 send the partner left over when the scorer picks Prop & Cop, chooses a partner, then changes the
 contract to a solo."""
 

@@ -1,4 +1,4 @@
-"""The projector page at 1920x1080 (issue 15.6): the whole field fits on the screen, or, when it
+"""The projector page at 1920x1080: the whole field fits on the screen, or, when it
 cannot at a readable size, the page turns through it by itself so that every player shows."""
 
 from __future__ import annotations

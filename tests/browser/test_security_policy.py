@@ -1,4 +1,4 @@
-"""Issue 13.3 in Chromium: every page type loads with the Content Security Policy on and nothing
+"""In Chromium: every page type loads with the Content Security Policy on and nothing
 refused (the conftest's `page` fails any test whose console reports a violation), the moved
 stylesheets apply, htmx still works, and a violation would be caught."""
 

@@ -1,4 +1,4 @@
-"""The score sheet on a phone, a tablet and desktops (issue 15.1, 13.8), measured in Chromium.
+"""The score sheet on a phone, a tablet and desktops, measured in Chromium.
 
 For tables of 3, 4 and 5 with a dozen hands of every kind (a revoke, a note, long names), at
 390, 820, 1280 and 1920 px wide: nothing overflows sideways; every player's column, amount and

@@ -1,4 +1,4 @@
-"""Helpers for the after-the-night tests (issue 11): hands that give a known settle-up."""
+"""Helpers for the after-the-night tests: hands that give a known settle-up."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 14.6: the admin keeps the app's rules. A closed night and its hands are read-only there,
+"""The admin keeps the app's rules. A closed night and its hands are read-only there,
 a night's season is fixed once it has hands (and is always one of its own club's), and every
 change to club data made there writes an audit event as the app does."""
 

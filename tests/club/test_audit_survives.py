@@ -1,4 +1,4 @@
-"""Issue 13.5: audit events outlive what they describe. Deleting a night keeps its hands' events,
+"""Audit events outlive what they describe. Deleting a night keeps its hands' events,
 which still say which night they were about; the club's audit page shows the deleted nights and
 their history; the admin cannot delete scored hands through a cascade."""
 

@@ -1,4 +1,4 @@
-"""Issue 13.4: no cell of a CSV the app writes becomes a live spreadsheet formula."""
+"""No cell of a CSV the app writes becomes a live spreadsheet formula."""
 
 from __future__ import annotations
 

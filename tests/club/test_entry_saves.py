@@ -22,7 +22,7 @@ def solo(dealer, declarer, tricks=5) -> HandEntry:
     return HandEntry(dealer=dealer, contract="solo", declarer=declarer, tricks=tricks)
 
 
-# --- issue 13.6: the message when the previous hand is missing ----------------------------------
+# --- the message when the previous hand is missing ----------------------------------
 
 
 def test_a_missing_previous_hand_is_named_not_hand_0(table4, players, secretary):

@@ -223,7 +223,7 @@ def test_a_player_linked_to_an_account_sees_their_own_hidden_grade(club, players
     GradeOptOut.objects.create(player=ann)
     seen = gq.viewer(viewer, club)
     assert not seen.may_see(ann)
-    ann.user_id = viewer.pk  # the link from a player to an account (issue 11)
+    ann.user_id = viewer.pk  # the link from a player to an account
     assert seen.may_see(ann)
 
 

@@ -58,7 +58,7 @@ def test_a_partner_is_required_for_prop_and_cop_and_refused_otherwise(table4, pl
     assert not form.is_valid() and form.errors["partner"] == [
         "Prop & Cop needs a partner: choose the player who accepted."
     ]
-    # Issue 14.8: a partner sent with a solo was silently dropped; the scorer may have meant
+    # A partner sent with a solo was silently dropped; the scorer may have meant
     # Prop & Cop, so it is refused, and the partner field stays in view to be cleared.
     form = new_hand_form(table4, data(ann, "solo", declarer=bob, partner=cat, tricks=5))
     assert not form.is_valid() and form.entry is None

@@ -122,7 +122,7 @@ def test_a_closed_night_refuses_changes_until_reopened(night, table4, players, s
     record_hand(table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), secretary)
     assert list(AuditEvent.objects.order_by("id").values_list("action", flat=True)) == [
         "close",
-        "update",  # the results published at once (issue 11)
+        "update",  # the results published at once
         "reopen",
         "create",
     ]

@@ -195,7 +195,7 @@ def _with_lookalike_ann() -> dict:
 
 
 def test_imported_names_are_stored_as_the_app_stores_names(tmp_path):
-    """Issue 14.7 holds for files too: a name comes in normalised, with its uniqueness key."""
+    """Files too: a name comes in normalised, with its uniqueness key."""
     from club.models import Player
 
     path = tmp_path / "winter.json"

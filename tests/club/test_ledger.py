@@ -1,4 +1,4 @@
-"""Issue 11.3: each settle-up payment is an IOU until paid; part-payments, netting, balances."""
+"""Each settle-up payment is an IOU until paid; part-payments, netting, balances."""
 
 from __future__ import annotations
 
@@ -267,7 +267,7 @@ def test_two_people_marking_the_same_payment_at_once_never_pay_more_than_owed(
 def test_a_night_whose_money_owed_was_paid_cannot_be_deleted(
     night, table4, players, secretary, club
 ):
-    """Issue 13.5: money records never lose their history. A reopened night can be deleted while
+    """Money records never lose their history. A reopened night can be deleted while
     nobody has paid any of its money owed, not after."""
     from club.services.hands import reopen_night
     from club.services.setup import SetupError, delete_night

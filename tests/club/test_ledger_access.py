@@ -1,4 +1,4 @@
-"""Issue 11.3 and 11.4 through the views: who sees and changes money owed, the members' own
+"""Through the views: who sees and changes money owed, the members' own
 view, claiming a record, unsubscribing. Every role: secretary, scorer, viewer, the player
 themself, another player, an outsider (secretary of another club) and an anonymous visitor."""
 

@@ -1,4 +1,4 @@
-"""Issue 13.2: password guessing is locked out per user name and per address (django-axes), the
+"""Password guessing is locked out per user name and per address (django-axes), the
 page says when to try again, and a secretary unlocks their own club's members (audited)."""
 
 from __future__ import annotations

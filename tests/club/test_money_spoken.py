@@ -1,4 +1,4 @@
-"""Issue 13.7: amounts under one unit of currency as people say them ("+1.7p", "+1.7¢"), while the
+"""Amounts under one unit of currency as people say them ("+1.7p", "+1.7¢"), while the
 CSV keeps the full figure."""
 
 from __future__ import annotations

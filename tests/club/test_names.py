@@ -1,4 +1,4 @@
-"""Issue 14.7: lookalike names. A name is stored normalised (NFC, no invisible or bidi control
+"""Lookalike names. A name is stored normalised (NFC, no invisible or bidi control
 characters, single spaces) and two players of a club never share its case-folded key."""
 
 from __future__ import annotations

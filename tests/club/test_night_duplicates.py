@@ -1,4 +1,4 @@
-"""Duplicate nights (issue 15.4): the night form carries a one-time token, so the same form sent
+"""Duplicate nights: the night form carries a one-time token, so the same form sent
 twice (a double-click, a POST resent over a slow link) creates one night; a player already seated
 at another open night that day is warned about before a second night seats them; and two nights
 on one day get names that tell them apart."""

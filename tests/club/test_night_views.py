@@ -399,7 +399,7 @@ def test_close_after_confirming_then_reopen(sec_client, secretary, night, table4
     assert night.status == "closed" and night.closed_by == secretary
     body = response.content.decode()
     assert '<span class="badge closed">Closed</span>' in body
-    # Provisional for the club's correction window (issue 11), then published: final.
+    # Provisional for the club's correction window, then published: final.
     assert "is closed: the results are provisional until" in body
     assert "Ann pays Bob £0.06" in body and "Reopen night" in body
     sec_client.post(reverse("night_publish", args=["crown", night.pk]))

@@ -81,7 +81,7 @@ def get(client, season, player, **params):
 
 
 def average_text(value: Fraction) -> str:
-    """Under £1 in pence, to one place when not whole (issue 13.7); else pounds to 4 places."""
+    """Under £1 in pence, to one place when not whole; else pounds to 4 places."""
     pence = Decimal(value.numerator) / Decimal(value.denominator)
     shown = pence.quantize(Decimal(1) if value.denominator == 1 else Decimal("0.1"))
     if abs(shown) < 100:
@@ -220,7 +220,7 @@ def test_player_page_queries_do_not_grow(
         play(night, secretary, ann, "prop_cop", 8, partner=[bob, cat, dan][week % 3])
         play(night, secretary, dan, "prop_cop", 8, partner=ann)
     client.force_login(secretary)
-    # 15, 1 for the money owed (issue 11), and 6 for the grade section
+    # 15, 1 for the money owed, and 6 for the grade section
     # (tests/club/test_grades_pages.py counts them with ?vs=).
     with django_assert_max_num_queries(22):
         assert get(client, season, ann).status_code == 200

@@ -1,4 +1,4 @@
-"""Issue 11.1 and 11.2: the correction window, publishing, and each player's results email."""
+"""The correction window, publishing, and each player's results email."""
 
 from __future__ import annotations
 

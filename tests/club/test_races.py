@@ -1,4 +1,4 @@
-"""Issue 14.1-14.3: changes made at the same moment, in real threads on their own connections.
+"""Changes made at the same moment, in real threads on their own connections.
 
 Each test repeats the attack that found the bug. On PostgreSQL the threads truly overlap and the
 row locks decide who waits; on a SQLite file one writer goes at a time, and the same outcomes must

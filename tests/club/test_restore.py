@@ -1,4 +1,4 @@
-"""Issue 14.9: a database dump restores. `dumpdata` writes the score lines and the night totals the
+"""A database dump restores. `dumpdata` writes the score lines and the night totals the
 database's triggers keep from them; `loaddata` into an empty database used to fail with
 night_total_one_per_player, because the triggers built the totals again while the fixture loaded
 them. The README's operator path (dumpdata, then migrate and loaddata into a fresh database) must

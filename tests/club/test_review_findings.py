@@ -51,7 +51,7 @@ def _club_world(club, season, players, user) -> dict[str, Any]:
         "rule_set_id": season.rule_set_id,
         "member_id": Membership.objects.get(user=user, club=season.club).pk,
         "tournament_id": tournament.pk,
-        # After the night (issue 11): an IOU, and a player's signed unsubscribe token (also tried
+        # After the night: an IOU, and a player's signed unsubscribe token (also tried
         # as a claim link's token, which it is not).
         "debt_id": Debt.objects.create(
             club=season.club, night=night, payer=players[0], payee=players[1], amount=5

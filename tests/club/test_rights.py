@@ -1,4 +1,4 @@
-"""Issue 14.4 and 14.5: what a table scorer may not do. A finished tournament's settings and a
+"""What a table scorer may not do. A finished tournament's settings and a
 closed night's are the secretary's, after reopening; players are added by a secretary (or by
 scorers when the club allows it), a few at a time, and never when the night itself is refused."""
 

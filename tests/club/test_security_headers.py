@@ -1,4 +1,4 @@
-"""Issue 13.3: every page type sends the Content Security Policy and the other security headers,
+"""Every page type sends the Content Security Policy and the other security headers,
 no template carries what the policy would refuse, and a club may let its own site frame the
 tournament projector page (and only that page)."""
 

@@ -55,7 +55,7 @@ def test_seed_demo_refuses_to_overwrite_without_reset():
 
 @pytest.mark.django_db
 def test_seed_demo_analyses_the_tables_it_filled_on_postgresql(capsys):
-    """Issue 13.9: the planner's statistics are fresh straight after a bulk load."""
+    """The planner's statistics are fresh straight after a bulk load."""
     from django.db import connection
 
     call_command("seed_demo", "--hands", "200")

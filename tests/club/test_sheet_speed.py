@@ -1,4 +1,4 @@
-"""Issue 13.9: the night sheet's queries do not grow with its tables, and a closed night's sheet
+"""The night sheet's queries do not grow with its tables, and a closed night's sheet
 is rendered once, kept, served with an ETag (304 when the browser has it) and rendered again only
 when the night changes."""
 
@@ -53,7 +53,7 @@ def test_night_sheet_queries_do_not_grow_with_tables(
 def closed(night, players, secretary):
     play(night, secretary, players[0])
     close_night(night, secretary)
-    publish(night, secretary)  # final once published, after the correction window (issue 11)
+    publish(night, secretary)  # final once published, after the correction window
     night.refresh_from_db()
     return night
 
@@ -72,7 +72,7 @@ def test_closed_sheet_is_kept_and_served_with_an_etag(
     assert etag.startswith('"') and len(etag) == 66
     kept = NightSheetCache.objects.get(night=closed)
     assert bytes(kept.pdf) == first.content
-    # Closed: "Final" once published, "Provisional" during the club's correction window (issue 11).
+    # Closed: "Final" once published, "Provisional" during the club's correction window.
     assert ("Final" if closed.is_published else "Provisional") in _text(first)
     with django_assert_max_num_queries(8):
         again = client.get(url_of(closed))

@@ -224,7 +224,7 @@ def test_open_night_is_provisional_and_closed_night_final_on_every_page(client, 
     open_pages = pages(client.get(night_url(played)))
     assert all("Provisional" in text and "Final" not in text for text in open_pages)
     close_night(played, secretary)
-    # Closed but inside the correction window: still provisional (issue 11).
+    # Closed but inside the correction window: still provisional.
     closed_pages = pages(client.get(night_url(played)))
     assert all("Provisional" in text and "Final" not in text for text in closed_pages)
     publish(played, secretary)
@@ -716,7 +716,7 @@ def test_bench_times_both_sheets_against_weasyprint_on_the_same_html(db):
         assert t.ratio == t.ours_ms / t.weasyprint_ms
         assert t.ours_cpu_ms > 0 and t.weasyprint_cpu_ms > 0
         assert 0 < t.view_only_ms < t.ours_ms
-    # The final sheet of the same night, closed: its time beside the fresh render (issue 13.9).
+    # The final sheet of the same night, closed: its time beside the fresh render.
     assert final.size == "2 tables x 3 hands" and final.fresh_ms == timings[0].ours_ms
     assert final.first_ms > 0 and 0 < final.kept_ms < final.fresh_ms
     assert final.not_modified_ms > 0

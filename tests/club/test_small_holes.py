@@ -1,4 +1,4 @@
-"""Issue 14.8: the small holes, each with the attack that found it."""
+"""The small holes, each with the attack that found it."""
 
 from __future__ import annotations
 

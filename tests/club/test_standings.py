@@ -256,7 +256,7 @@ def test_average_method_ranks_by_net_per_hand(client, season, players, secretary
         value = average[row[1]]
         pence = Decimal(value.numerator) / Decimal(value.denominator)
         shown = pence.quantize(Decimal(1) if value.denominator == 1 else Decimal("0.1"))
-        assert abs(shown) < 100  # these averages are all under £1: pence (issue 13.7)
+        assert abs(shown) < 100  # these averages are all under £1: pence
         sign = "+" if shown > 0 else "-" if shown < 0 else ""
         assert row[7] == f"{sign}{abs(shown)}p"
         assert row[0] == str(ranks[row[1]])
@@ -289,7 +289,7 @@ def test_a_player_new_on_the_last_night_is_marked_new(client, season, players, s
 
 def test_csv_is_what_the_table_shows(client, season, players, secretary):
     """The same rows, columns and text, except: the average per hand in full (the page says
-    "+3p", issue 13.7) and no cell a spreadsheet would run as a formula (issue 13.4: the move
+    "+3p") and no cell a spreadsheet would run as a formula (the move
     column's "=" is written "'=", which a spreadsheet shows as "=")."""
     season.min_nights = 2
     season.save()

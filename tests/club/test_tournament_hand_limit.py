@@ -1,4 +1,4 @@
-"""A round of N hands a table (issue 15.6): the table's form warns at hand N+1, the hand service
+"""A round of N hands a table: the table's form warns at hand N+1, the hand service
 refuses it unless the director allows extra hands in the settings (audited), for every role."""
 
 from __future__ import annotations

@@ -76,7 +76,7 @@ def test_the_player_page_and_club_home_leave_an_uncounted_tournament_out(
     client.force_login(secretary)
     eve = players[4]  # at the tournament only
     # The money still owed from the tournament is real money: the secretary sees it in the page's
-    # "Money owed" section (issue 11); the season's figures around it leave the tournament out.
+    # "Money owed" section; the season's figures around it leave the tournament out.
     page = without_money_owed(
         client.get(reverse("player_detail", args=[club.slug, eve.pk])).content.decode()
     )
@@ -92,7 +92,7 @@ def test_the_player_page_and_club_home_leave_an_uncounted_tournament_out(
     assert "Christmas Drive" not in latest_section(home)
     assert "Christmas Drive" not in biggest_section(home)
     # Counted, it is the latest night on the club home (a finished event's settings change only
-    # once a secretary has reopened its night: issue 14.4).
+    # once a secretary has reopened its night).
     from club.services.hands import reopen_night
 
     reopen_night(t.night, secretary)

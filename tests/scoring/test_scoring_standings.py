@@ -145,7 +145,7 @@ def test_best_nights_total(nets, best, total) -> None:
 
 @pytest.mark.parametrize("best", [0, -1])
 def test_best_nights_below_one_is_refused(best) -> None:
-    """Issue 14.8: "best 0 nights" counted nothing and ranked everyone first."""
+    """A "best 0 nights" season counted nothing and ranked everyone first."""
     with pytest.raises(ValueError, match="at least 1"):
         best_nights_total([5, -3], best)
 

@@ -1,4 +1,4 @@
-"""`loaddata` that restores a database dump with its night totals right (issue 14.9).
+"""`loaddata` that restores a database dump with its night totals right.
 
 A dump (`dumpdata`) holds the score lines and the night totals the database's triggers keep from
 them (club.models.totals). Loaded as they are, the triggers would build the totals again from
