@@ -80,7 +80,7 @@ def login_if_hidden(view: View) -> View:
 
 
 def get_club(request: HttpRequest, slug: str, power: str = READ) -> Club:
-    club = get_object_or_404(Club, slug=slug)
+    club = get_object_or_404(Club, slug=slug)  # login_if_hidden answers as for a private club
     require(request, club, power)
     return club
 
@@ -141,8 +141,10 @@ def club_reader(
 
     @wraps(view)
     def wrapped(request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
-        club = get_object_or_404(Club, slug=slug)
-        if not can(request.user, club, READ):
+        club = Club.objects.filter(slug=slug).first()
+        if club is None or not can(request.user, club, READ):
+            # The same answer for a private club and for one that does not exist, so that an
+            # outsider cannot tell which slugs are taken.
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             raise Http404("No such club")

@@ -31,13 +31,21 @@ def _live_links(night: Night) -> dict[int, TableLink]:
     }
 
 
-def night_links(night: Night, user: AbstractBaseUser | None) -> dict[int, TableLink]:
-    """Each table's live link, by table id; a table that has none yet gets one now (the first
-    time a secretary asks for the night's links, its QR codes or its table cards)."""
+def night_links(night: Night, user: AbstractBaseUser | None) -> dict[int, TableLink | None]:
+    """Each table's live link, by table id. A table that never had a link gets one now (the
+    first time a secretary asks for the night's links, its QR codes or its table cards); a table
+    whose link was revoked stays without one (None) until a secretary issues a new link."""
     tables = list(night.tables.all())
     for _attempt in range(3):
-        live = _live_links(night)
-        missing = [t for t in tables if t.pk not in live]
+        live: dict[int, TableLink | None] = dict(_live_links(night))
+        revoked = set(
+            TableLink.objects.filter(table__night=night, revoked_at__isnull=False).values_list(
+                "table_id", flat=True
+            )
+        )
+        missing = [t for t in tables if t.pk not in live and t.pk not in revoked]
+        for table in tables:
+            live.setdefault(table.pk, None)
         if not missing:
             return live
         try:
@@ -52,7 +60,7 @@ def night_links(night: Night, user: AbstractBaseUser | None) -> dict[int, TableL
             # the ones still missing.
             continue
         return live
-    return _live_links(night)
+    return {table.pk: _live_links(night).get(table.pk) for table in tables}
 
 
 def revoke(table: Table, user: AbstractBaseUser | None) -> bool:

@@ -21,6 +21,7 @@ from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils import timezone
 
+from club import access
 from club.forms.ledger import ClaimForm, EmailPreferencesForm
 from club.models import Club, NightTotal, Player, PlayerClaim
 from club.queries.money_owed import pay_rows
@@ -36,6 +37,10 @@ def me(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     player = own_player(request, club)
     if player is None:
+        if not access.can(request.user, club, access.READ):
+            # Not theirs to see: the same bare 404 as a club that does not exist, which does
+            # not name the club.
+            raise Http404("No such club")
         return render(request, "club/members/unlinked.html", {"club": club}, status=404)
     form = EmailPreferencesForm(request.POST or None, instance=player)
     if request.method == "POST" and form.is_valid():

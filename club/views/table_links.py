@@ -263,10 +263,12 @@ def _night_links(request: HttpRequest, night: Night) -> list[dict[str, Any]]:
     links = link_service.night_links(night, request.user)
     rows = []
     for summary in night_tables(night):
-        link = links[summary.table.pk]
-        url = link_url(request, link)
-        title = f"Table {summary.table.number}'s link"
-        rows.append({"summary": summary, "link": link, "url": url, "qr": qr_svg(url, title)})
+        link = links.get(summary.table.pk)
+        row: dict[str, Any] = {"summary": summary, "link": link}
+        if link is not None:
+            row["url"] = link_url(request, link)
+            row["qr"] = qr_svg(row["url"], f"Table {summary.table.number}'s link")
+        rows.append(row)
     return rows
 
 
@@ -380,4 +382,8 @@ def table_qr_codes(request: HttpRequest, club: Club, night: Night) -> dict[int, 
     if night.is_closed or not access.can(request.user, club, access.MANAGE):
         return {}
     links = link_service.night_links(night, request.user)
-    return {table_id: qr_data_uri(link_url(request, link)) for table_id, link in links.items()}
+    return {
+        table_id: qr_data_uri(link_url(request, link))
+        for table_id, link in links.items()
+        if link is not None
+    }

@@ -348,8 +348,10 @@ def test_revoking_makes_the_token_a_404_and_reissuing_gives_a_new_one(
     assert response.status_code == 404 and "This table link does not work" in text(response)
     assert client.get(url(old)).status_code == 404
     assert client.get(url(untouched)).status_code == 200
-    # The links page issues table 1 a new link; the old token stays dead.
-    admin.get(links_page(night))
+    # Looking at the links page again does not bring table 1 back: it stays without a link.
+    assert "this table's link was revoked" in text(admin.get(links_page(night)))
+    assert not TableLink.objects.filter(table=table4, revoked_at=None).exists()
+    admin.post(reverse("table_link_reissue", args=["crown", night.pk, table4.pk]))
     new = TableLink.objects.get(table=table4, revoked_at=None)
     assert new.token != old.token
     admin.post(reverse("table_link_reissue", args=["crown", night.pk, table4.pk]))
