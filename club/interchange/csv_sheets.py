@@ -166,7 +166,10 @@ def read_csv(raw: bytes | str, club: Club) -> Document:
             raw = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
             raw = raw.decode("cp1252", errors="replace")  # a spreadsheet saved as "CSV" on Windows
-    rows = list(csv.reader(io.StringIO(raw)))
+    try:
+        rows = list(csv.reader(io.StringIO(raw)))
+    except csv.Error as error:  # a cell beyond the csv module's limit, and the like
+        raise ImportRefused([f"This is not a paper sheet the app can read: {error}."]) from None
     if not rows or not any(cell.strip() for cell in rows[0]):
         raise ImportRefused(["The sheet is empty: the first row names the columns."])
     header = [_header(h) for h in rows[0]]

@@ -177,8 +177,49 @@ def check_size(size: int) -> None:
         )
 
 
+# A real file is six levels deep (file, nights, tables, hands, amounts) and its numbers are
+# small: anything far beyond either is refused before it can exhaust the stack or the CPU.
+MAX_DEPTH = 32
+MAX_DIGITS = 15
+
+
+def _number(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _Unreadable(f"a number of {len(text.lstrip('-'))} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _decimal(text: str) -> float:
+    if len(text) > 40:
+        raise _Unreadable(f"a number written with {len(text)} characters")
+    return float(text)
+
+
+def _constant(text: str) -> Any:
+    raise _Unreadable(f"{text}, which is not a number JSON allows")
+
+
+class _Unreadable(ValueError):
+    """Something in the file that no club data file holds; the message says what."""
+
+
+def _check_depth(value: Any) -> None:
+    """Refuse values nested deeper than any club data file is (walked without recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise _Unreadable(f"lists or objects nested more than {MAX_DEPTH} deep")
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values() if isinstance(v, (dict, list)))
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item if isinstance(v, (dict, list)))
+
+
 def parse_json(raw: bytes | str) -> Any:
-    """The file's JSON value; refuses files over the limit before parsing them."""
+    """The file's JSON value; refuses files over the limit before parsing them, and any file that
+    is not UTF-8 JSON or holds what no club data file holds (huge numbers, NaN, deep nesting)
+    with ImportRefused, never another exception."""
     check_size(len(raw))
     if isinstance(raw, bytes):
         try:
@@ -188,7 +229,8 @@ def parse_json(raw: bytes | str) -> Any:
                 [f"This is not a club data file: not UTF-8 text (byte {error.start})."]
             ) from None
     try:
-        return json.loads(raw)
+        value = json.loads(raw, parse_int=_number, parse_float=_decimal, parse_constant=_constant)
+        _check_depth(value)
     except json.JSONDecodeError as error:
         raise ImportRefused(
             [
@@ -196,6 +238,22 @@ def parse_json(raw: bytes | str) -> Any:
                 f"{error.colno}: {error.msg})."
             ]
         ) from None
+    except _Unreadable as error:
+        raise ImportRefused([f"This is not a club data file: it holds {error}."]) from None
+    except RecursionError:
+        raise ImportRefused(
+            [f"This is not a club data file: lists or objects nested more than {MAX_DEPTH} deep."]
+        ) from None
+    return value
+
+
+def shown(value: Any) -> str:
+    """A value from the file as a problem quotes it: JSON, cut short, never an exception."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (ValueError, TypeError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def read(
@@ -213,6 +271,14 @@ def read(
     if reader.problems or document is None:
         raise ImportRefused(reader.problems)
     return document
+
+
+def _storable(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\ud800"), which no database stores
+        return False
+    return True
 
 
 def _keys(keys: Iterable[str]) -> str:
@@ -263,9 +329,14 @@ class _Reader:
         if value is None and blank:
             return ""
         if not isinstance(value, str):
-            self.problem(where, f"'{key}' must be text, not {json.dumps(value)}")
+            self.problem(where, f"'{key}' must be text, not {shown(value)}")
             return ""
         value = value.strip()
+        if "\x00" in value or not _storable(value):
+            self.problem(
+                where, f"'{key}' holds characters that are not text (a NUL or half a pair)"
+            )
+            return ""
         if not value and not blank and key in data:
             self.problem(where, f"'{key}' cannot be empty")
         if len(value) > max_length:
@@ -275,7 +346,7 @@ class _Reader:
     def boolean(self, data: dict[str, Any], key: str, where: str, default: bool) -> bool:
         value = data.get(key, default)
         if not isinstance(value, bool):
-            self.problem(where, f"'{key}' must be true or false, not {json.dumps(value)}")
+            self.problem(where, f"'{key}' must be true or false, not {shown(value)}")
             return default
         return value
 
@@ -285,7 +356,7 @@ class _Reader:
         value = data.get(key)
         if isinstance(value, bool) or not isinstance(value, int):
             if key in data:
-                self.problem(where, f"'{key}' must be a whole number, not {json.dumps(value)}")
+                self.problem(where, f"'{key}' must be a whole number, not {shown(value)}")
             return None
         if value < low or (high is not None and value > high):
             span = f"from {low} to {high}" if high is not None else f"{low} or more"
@@ -302,7 +373,7 @@ class _Reader:
                 return dt.date.fromisoformat(value)
             except ValueError:
                 pass
-        self.problem(where, f"'{key}' must be a date written YYYY-MM-DD, not {json.dumps(value)}")
+        self.problem(where, f"'{key}' must be a date written YYYY-MM-DD, not {shown(value)}")
         return None
 
     def array(self, value: Any, where: str, key: str) -> list[Any]:
@@ -320,7 +391,7 @@ class _Reader:
             self.problem("", "This is not a club data file: it is not a JSON object.")
             return None
         if value.get("format") != FORMAT:
-            found = json.dumps(value.get("format"))
+            found = shown(value.get("format"))
             self.problem(
                 "", f"This is not a club data file: its format is {found}, not '{FORMAT}'."
             )
@@ -328,7 +399,7 @@ class _Reader:
         if value.get("version") != VERSION:
             self.problem(
                 "",
-                f"This file is version {json.dumps(value.get('version'))} of the club data file; "
+                f"This file is version {shown(value.get('version'))} of the club data file; "
                 f"this app reads version {VERSION}.",
             )
             return None
@@ -355,7 +426,7 @@ class _Reader:
             self.problem(where, f"'slug' {slug!r} may hold only letters, digits, - and _")
         unit = data.get("unit")
         if unit not in UNITS:
-            self.problem(where, f"'unit' must be one of {_keys(UNITS)}, not {json.dumps(unit)}")
+            self.problem(where, f"'unit' must be one of {_keys(UNITS)}, not {shown(unit)}")
         public = self.boolean(data, "public", where, False)
         return ClubData(name, slug, unit if unit in UNITS else "points", public)
 
@@ -410,10 +481,10 @@ class _Reader:
         preset_key = data.get("preset")
         from_preset: scoring.RuleSet | None = None
         if preset_key is not None:
-            if preset_key not in scoring.PRESETS:
+            if not isinstance(preset_key, str) or preset_key not in scoring.PRESETS:
                 self.problem(
                     where,
-                    f"'preset' {json.dumps(preset_key)} is not one of {_keys(scoring.PRESETS)}",
+                    f"'preset' {shown(preset_key)} is not one of {_keys(scoring.PRESETS)}",
                 )
                 return None
             from_preset = scoring.preset(preset_key)
@@ -538,7 +609,7 @@ class _Reader:
         if value is None:
             return None
         if not isinstance(value, str) or not value.strip():
-            self.problem(where, f"'{key}' must be a player's name, not {json.dumps(value)}")
+            self.problem(where, f"'{key}' must be a player's name, not {shown(value)}")
             return None
         found = self.names.get(name_key(value))
         if found is None or found not in seats:
@@ -571,7 +642,7 @@ class _Reader:
         else:
             for name in seats_value:
                 if not isinstance(name, str) or not name.strip():
-                    self.problem(where, f"'seats' holds {json.dumps(name)}, not a player's name")
+                    self.problem(where, f"'seats' holds {shown(name)}, not a player's name")
                     continue
                 found = self.names.get(name_key(name))
                 if found is None:
@@ -581,7 +652,9 @@ class _Reader:
                     self.problem(where, f"{found} is seated twice")
                     continue
                 seats.append(found)
-        if number is None or len(seats) != len(seats_value or []) or not seats:
+        if not seats or not isinstance(seats_value, list) or len(seats) != len(seats_value):
+            return None
+        if number is None:
             return None
         first = 0
         if data.get("first_dealer") is not None:
@@ -622,16 +695,16 @@ class _Reader:
         contract = data.get("contract")
         if contract not in CONTRACT_KEYS:
             self.problem(
-                where, f"'contract' {json.dumps(contract)} is not one of {_keys(CONTRACT_KEYS)}"
+                where, f"'contract' {shown(contract)} is not one of {_keys(CONTRACT_KEYS)}"
             )
         trump = data.get("trump")
         if trump is not None and trump not in TRUMPS:
-            self.problem(where, f"'trump' {json.dumps(trump)} is not one of {_keys(TRUMPS)}")
+            self.problem(where, f"'trump' {shown(trump)} is not one of {_keys(TRUMPS)}")
             trump = None
         tricks = data.get("tricks")
         if tricks is not None:
             if isinstance(tricks, bool) or not isinstance(tricks, int):
-                self.problem(where, f"'tricks' must be a whole number, not {json.dumps(tricks)}")
+                self.problem(where, f"'tricks' must be a whole number, not {shown(tricks)}")
                 tricks = None
             elif not 0 <= tricks <= scoring.TRICKS_IN_HAND:
                 self.problem(where, f"'tricks' is {tricks}: a hand has 13 tricks (0 to 13)")
@@ -674,7 +747,7 @@ class _Reader:
                 continue
             if isinstance(amount, bool) or not isinstance(amount, int):
                 self.problem(
-                    where, f"'amounts' for {found} must be a whole number, not {json.dumps(amount)}"
+                    where, f"'amounts' for {found} must be a whole number, not {shown(amount)}"
                 )
                 continue
             amounts[found] = amount
