@@ -8,6 +8,7 @@ from club.views import (
     grades,
     hands,
     interchange,
+    invitations,
     ledger,
     live,
     lockouts,
@@ -28,6 +29,7 @@ club_patterns = (
     + setup.urlpatterns
     + audit.urlpatterns  # the club's audit trail, deleted nights included
     + lockouts.urlpatterns  # a secretary unlocks a locked-out member
+    + invitations.club_urlpatterns  # a secretary withdraws an unanswered invitation
     + nights.urlpatterns
     + hands.urlpatterns
     + standings.urlpatterns
@@ -52,6 +54,7 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", clubs.home, name="home"),
+    *invitations.urlpatterns,  # an account's owner accepts or declines a club's invitation
     *interchange.schema_urlpatterns,
     *offline.urlpatterns,  # /sw.js: the service worker must sit at the root to cover every page
     path("c/<slug:slug>/", include(club_patterns)),

@@ -426,7 +426,12 @@ class RoleForm(forms.Form):
 
 
 class AddMemberForm(forms.Form):
-    username = forms.CharField(max_length=150, help_text="Someone who already has an account.")
+    """Invite an existing account: it joins when its owner accepts, after logging in."""
+
+    username = forms.CharField(
+        max_length=150,
+        help_text="Someone who already has an account. They join once they accept the invitation.",
+    )
     role = forms.ChoiceField(choices=Role.choices, initial=Role.VIEWER)
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:

@@ -2,6 +2,7 @@ from club.models.audit import AuditEvent
 from club.models.clubs import Club, Membership, Player, Role
 from club.models.grades import Grade, GradeLine, GradeNight, GradeOptOut, GradeSettings
 from club.models.hands import Hand, ScoreLine
+from club.models.invitations import Invitation
 from club.models.ledger import Debt, Delivery, Netting, PlayerClaim, Publication, Settlement
 from club.models.nights import Night, Seat, Table
 from club.models.rules import RuleSet
@@ -23,6 +24,7 @@ __all__ = [
     "GradeOptOut",
     "GradeSettings",
     "Hand",
+    "Invitation",
     "Membership",
     "Netting",
     "Night",

@@ -9,6 +9,7 @@ from club.access import club_reader
 from club.models import Club
 from club.queries import club_home as q
 from club.queries import standings as sq
+from club.services import invitations as invitation_service
 from club.tables import format_average, format_measure
 
 LEADERS = 5
@@ -17,9 +18,10 @@ LEADERS = 5
 def home(request: HttpRequest) -> HttpResponse:
     """The clubs this person belongs to (or the public ones); straight in when there is one."""
     clubs = access.user_clubs(request.user)
-    if request.user.is_authenticated and len(clubs) == 1:
+    invitations = invitation_service.open_invitations(request.user)
+    if request.user.is_authenticated and len(clubs) == 1 and not invitations:
         return redirect("club", slug=clubs[0].slug)
-    return render(request, "club/home.html", {"clubs": clubs})
+    return render(request, "club/home.html", {"clubs": clubs, "invitations": invitations})
 
 
 def _leaders(club: Club, ladder: sq.Ladder | None) -> list[dict]:

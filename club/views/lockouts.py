@@ -37,10 +37,15 @@ def member_unlock(request: HttpRequest, slug: str, member_id: int) -> HttpRespon
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     member = club_member(club, member_id)
-    if lockouts.unlock_member(member, request.user):
-        messages.success(request, f"{member.user} can log in again.")
+    try:
+        unlocked = lockouts.unlock_member(member, request.user)
+    except lockouts.UnlockRefused as refused:
+        messages.error(request, str(refused))
     else:
-        messages.info(request, f"{member.user} was not locked out.")
+        if unlocked:
+            messages.success(request, f"{member.user} can log in again.")
+        else:
+            messages.info(request, f"{member.user} was not locked out.")
     return redirect("member_list", slug=club.slug)
 
 

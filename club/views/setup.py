@@ -30,7 +30,7 @@ from club.forms.setup import (
     SeasonForm,
 )
 from club.models import Club, Hand, Role, ScoreLine, Season
-from club.services import lockouts
+from club.services import invitations, lockouts
 from club.services import setup as services
 
 ROLE_ORDER = [Role.SECRETARY, Role.SCORER, Role.VIEWER]
@@ -289,6 +289,10 @@ def _member_list(
             "add_form": add_form or AddMemberForm(club=club),
             "new_user_form": new_user_form or NewUserForm(),
             "locked": lockouts.locked_until(club),
+            "shared": lockouts.shared_accounts(club),
+            "invitations": club.invitations.filter(
+                accepted_at=None, declined_at=None, withdrawn_at=None
+            ).select_related("user"),
         },
     )
 
@@ -307,8 +311,17 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
     form = AddMemberForm(request.POST, club=club)
     if not form.is_valid():
         return _member_list(request, club, add_form=form)
-    member = services.add_member(club, form.cleaned_data["username"], form.cleaned_data["role"])
-    messages.success(request, f"{member.user} added as {member.get_role_display().lower()}.")
+    user = form.cleaned_data["username"]
+    try:
+        invitation = invitations.invite(club, user, form.cleaned_data["role"], request.user)
+    except invitations.InvitationError as error:
+        form.add_error("username", str(error))
+        return _member_list(request, club, add_form=form)
+    messages.success(
+        request,
+        f"{user} is invited as {invitation.get_role_display().lower()}: they join once they "
+        "accept, after logging in.",
+    )
     return redirect("member_list", slug=club.slug)
 
 

@@ -20,6 +20,7 @@ import scoring
 from club.models import (
     AuditEvent,
     Club,
+    Invitation,
     Membership,
     Night,
     Player,
@@ -278,7 +279,7 @@ CHANGES = [
         "member_add",
         MANAGE,
         lambda w: {"username": "outsider", "role": "secretary"},
-        lambda w: Membership.objects.filter(club__slug="crown").count(),
+        lambda w: Invitation.objects.filter(club__slug="crown").count(),
     ),
     Change(
         "member_role",

@@ -6,10 +6,11 @@ import datetime as dt
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
 from django.urls import reverse
 
 import scoring
-from club.models import Club, Membership, Player, Role, RuleSet, Season
+from club.models import AuditEvent, Club, Invitation, Membership, Player, Role, RuleSet, Season
 from club.services.hands import HandEntry, record_hand
 
 
@@ -356,14 +357,48 @@ def test_rule_set_list_marks_the_used_ones(sec_client, hoyle, club, table4, play
 # Members ---------------------------------------------------------------------------------------
 
 
-def test_add_an_existing_user_by_username(sec_client, club, django_user_model):
-    django_user_model.objects.create_user(username="newbie", password="x")
+def test_an_existing_user_is_invited_and_joins_only_by_accepting(
+    sec_client, club, django_user_model
+):
+    newbie = django_user_model.objects.create_user(username="newbie", password="x")
     response = sec_client.post(
         u("member_add"), {"username": "newbie", "role": "scorer"}, follow=True
     )
-    member = Membership.objects.get(club=club, user__username="newbie")
-    assert member.role == Role.SCORER
-    assert "newbie added as table scorer." in response.content.decode()
+    assert "newbie is invited as table scorer" in response.content.decode()
+    assert not Membership.objects.filter(club=club, user=newbie).exists()
+    assert "Invited, not answered yet" in sec_client.get(u("member_list")).content.decode()
+    # Newbie logs in: the home page shows the invitation; joining makes the membership.
+    theirs = Client()
+    theirs.force_login(newbie)
+    assert "1 invitation waiting" in theirs.get(reverse("home")).content.decode()
+    invitation = Invitation.objects.get(user=newbie)
+    response = theirs.post(reverse("invitation_accept", args=[invitation.pk]), follow=True)
+    assert "You are now a table scorer of Crown" in response.content.decode()
+    assert Membership.objects.get(club=club, user=newbie).role == Role.SCORER
+    # Used once: a second answer is a 404, and the membership stays as it is.
+    assert theirs.post(reverse("invitation_decline", args=[invitation.pk])).status_code == 404
+    trail = AuditEvent.objects.filter(club=club).values_list("subject", flat=True)
+    assert "newbie invited as table scorer" in trail
+    assert "newbie accepted the invitation" in trail
+
+
+def test_a_declined_or_withdrawn_invitation_makes_no_member(sec_client, club, django_user_model):
+    newbie = django_user_model.objects.create_user(username="newbie", password="x")
+    sec_client.post(u("member_add"), {"username": "newbie", "role": "viewer"})
+    again = sec_client.post(u("member_add"), {"username": "newbie", "role": "viewer"})
+    assert "has been invited already" in again.content.decode()
+    theirs = Client()
+    theirs.force_login(newbie)
+    invitation = Invitation.objects.get(user=newbie)
+    theirs.post(reverse("invitation_decline", args=[invitation.pk]))
+    assert not Membership.objects.filter(user=newbie).exists()
+    sec_client.post(u("member_add"), {"username": "newbie", "role": "viewer"})
+    second = Invitation.objects.get(user=newbie, declined_at=None)
+    withdraw = u("invitation_withdraw", second.pk)
+    assert "Withdraw the invitation of newbie?" in sec_client.get(withdraw).content.decode()
+    sec_client.post(withdraw)
+    assert theirs.post(reverse("invitation_accept", args=[second.pk])).status_code == 404
+    assert not Membership.objects.filter(user=newbie).exists()
 
 
 def test_adding_an_unknown_or_existing_member_is_a_form_error(sec_client, viewer):
