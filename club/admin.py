@@ -12,6 +12,7 @@ from club.models import (
     GradeNight,
     GradeOptOut,
     GradeSettings,
+    Invitation,
     Hand,
     Membership,
     Netting,
@@ -350,8 +351,15 @@ class DebtAdmin(DerivedAdmin):
 
 @admin.register(Settlement)
 class SettlementAdmin(DerivedAdmin):
-    list_display = ["debt", "amount", "kind", "at", "by"]
+    list_display = ["debt", "amount", "kind", "at", "by", "via", "undone_at"]
     list_filter = ["kind"]
+
+
+# An invitation is answered by the invited account's owner in the app; the admin only shows it.
+@admin.register(Invitation)
+class InvitationAdmin(DerivedAdmin):
+    list_display = ["club", "user", "role", "created_at", "accepted_at", "declined_at"]
+    list_filter = ["club"]
 
 
 @admin.register(Netting)

@@ -15,6 +15,7 @@ from club.views import (
     members,
     nights,
     offline,
+    payee,
     players,
     setup,
     sheets,
@@ -42,6 +43,7 @@ club_patterns = (
     + grades.urlpatterns  # grade settings, club/views/grades.py
     + ledger.urlpatterns  # after the night: publishing, money owed
     + members.urlpatterns  # members' own view, claiming a record, unsubscribing
+    + payee.urlpatterns  # the payee's own page, from the link in their results email
 )
 
 urlpatterns = [

@@ -60,11 +60,27 @@ class Settlement(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     note = models.CharField(max_length=120, blank=True)
+    # A payment marked without a login: through a table's link while the night was provisional
+    # ("Table 3's link (Bob's phone)"), or the payee's own link from their results email. Shown
+    # to the payee; a secretary may undo it.
+    via = models.CharField(max_length=120, blank=True)
+    link = models.ForeignKey(
+        "club.TableLink", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # An undone payment stays as a row (the record of what happened) but settles nothing.
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["at", "id"]
         constraints = [
             models.CheckConstraint(condition=Q(amount__gt=0), name="settlement_amount_positive"),
+            models.CheckConstraint(
+                condition=Q(undone_at__isnull=True) | Q(kind="paid"),
+                name="settlement_only_payments_undone",
+            ),
             models.CheckConstraint(
                 condition=Q(netting__isnull=True) | Q(kind="netted"),
                 name="settlement_netting_only_when_netted",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.urls import reverse
 
-from club.models import Club, Debt, Player, Seat, Table
+from club.models import Club, Debt, Player, Seat, Settlement, Table
 from club.services import ledger
 
 if TYPE_CHECKING:
@@ -22,10 +22,13 @@ def pay_rows(
     can_manage: bool,
     me: Player | None,
     pay_url: Callable[[Debt], str] | None = None,
+    marked: dict[int, list[Settlement]] | None = None,
 ) -> list[dict[str, Any]]:
     """The debts as the pay partial shows them; the payee (or the secretary) may mark them paid.
 
-    `pay_url` gives the URL each form posts to (the table link page passes its own)."""
+    `pay_url` gives the URL each form posts to (the table link page passes its own); `marked`
+    (from ledger.link_payments) the payments marked on each without a login, shown to the payee
+    and, with an Undo, to the secretary."""
     if pay_url is None:
 
         def pay_url(debt: Debt) -> str:
@@ -38,6 +41,7 @@ def pay_rows(
             "can_pay": debt.outstanding > 0
             and (can_manage or (me is not None and me.pk == debt.payee_id)),
             "pay_url": pay_url(debt),
+            "marked": (marked or {}).get(debt.pk, []),
         }
         for debt in debts
     ]
@@ -50,10 +54,11 @@ def table_debts(table: Table) -> list[Debt]:
 
 
 def link_pay_rows(route: TableRoute) -> list[dict[str, Any]] | None:
-    """The table link page's "money owed" once its night is closed: what is owed to the players
-    at this table, each with a form for the payee; None when there is nothing to show."""
+    """The table link page's "money owed" while its night's results are provisional: what is
+    owed to the players at this table, each with a form for the payee; None when there is
+    nothing to show, and always once the results are published (the link then writes nothing)."""
     night, club = route.table.night, route.club
-    if route.via is None or not night.is_closed or not ledger.keeps_ledger(club):
+    if route.via is None or not night.is_provisional or not ledger.keeps_ledger(club):
         return None
     debts = table_debts(route.table)
     return pay_rows(

@@ -17,9 +17,20 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 import scoring
-from club.models import AuditEvent, Club, Debt, Netting, Night, Player, ScoreLine, Settlement
+from club.models import (
+    AuditEvent,
+    Club,
+    Debt,
+    Netting,
+    Night,
+    Player,
+    ScoreLine,
+    Settlement,
+    TableLink,
+)
 
 
 class LedgerError(Exception):
@@ -32,7 +43,7 @@ def keeps_ledger(club: Club) -> bool:
 
 
 def _settled_subquery(kinds: tuple[str, ...] | None = None) -> Subquery:
-    settlements = Settlement.objects.filter(debt=OuterRef("pk"))
+    settlements = Settlement.objects.filter(debt=OuterRef("pk"), undone_at__isnull=True)
     if kinds is not None:
         settlements = settlements.filter(kind__in=kinds)
     return Subquery(
@@ -113,11 +124,19 @@ def _lock(debt_ids: list[int]) -> None:
     )
 
 
-def _audit(club: Club, night: Night | None, user: AbstractBaseUser | None, subject: str, after):
+def _audit(
+    club: Club,
+    night: Night | None,
+    user: AbstractBaseUser | None,
+    subject: str,
+    after,
+    link: TableLink | None = None,
+):
     AuditEvent.objects.create(
         club=club,
         night=night,
         user=user,
+        link=link,
         action=AuditEvent.Action.CREATE,
         subject=subject[:120],
         after=after,
@@ -194,10 +213,13 @@ def mark_paid(
     *,
     club: Club,
     note: str = "",
+    via: str = "",
+    link: TableLink | None = None,
 ) -> Paid:
     """Record `amount` (all that is owed when None) paid on the debt; refuses more than is owed.
 
-    `club` is the club of whoever asks: a debt of another club is refused."""
+    `club` is the club of whoever asks: a debt of another club is refused. `via` says how a
+    payment marked without a login came in (a table's link, the payee's own link)."""
     with transaction.atomic():
         # Lock first, then sum: on PostgreSQL a sum read in the locking statement itself comes
         # from before the wait, so two payers would both see the whole debt still owed.
@@ -219,7 +241,13 @@ def mark_paid(
                 f"{club.format_amount(paying)} is more than is owed."
             )
         Settlement.objects.create(
-            debt=locked, amount=paying, kind=Settlement.Kind.PAID, by=user, note=note[:120]
+            debt=locked,
+            amount=paying,
+            kind=Settlement.Kind.PAID,
+            by=user,
+            note=note[:120],
+            via=via[:120],
+            link=link,
         )
         _audit(
             club,
@@ -232,9 +260,49 @@ def mark_paid(
                 "paid": paying,
                 "still_owed": owed - paying,
                 **({"note": note} if note else {}),
+                **({"via": via} if via else {}),
             },
+            link=link,
         )
     return Paid(locked, paying, owed - paying)
+
+
+def undo_payment(settlement: Settlement, user: AbstractBaseUser | None, *, club: Club) -> bool:
+    """A secretary takes back a payment (one marked through a link by the wrong person, say): it
+    stays on record, marked undone, and the debt is owed again. False if it was undone already."""
+    with transaction.atomic():
+        _lock([settlement.debt_id])
+        debt = Debt.objects.select_related("payer", "payee", "night").get(pk=settlement.debt_id)
+        if debt.club_id != club.pk or settlement.kind != Settlement.Kind.PAID:
+            raise LedgerError("That payment is not one this club can undo.")
+        if not Settlement.objects.filter(pk=settlement.pk, undone_at__isnull=True).update(
+            undone_at=timezone.now(), undone_by=user
+        ):
+            return False
+        amount = club.format_amount(settlement.amount)
+        _audit(
+            club,
+            debt.night,
+            user,
+            f"Payment undone: {debt.payer} paid {debt.payee} {amount}",
+            {"payer": debt.payer.name, "payee": debt.payee.name, "undone": settlement.amount}
+            | ({"via": settlement.via} if settlement.via else {}),
+        )
+    return True
+
+
+def link_payments(debt_ids: list[int]) -> dict[int, list[Settlement]]:
+    """Payments marked without a login (a table's link, a payee's own link) on these debts, by
+    debt id, newest first, undone ones included: one query."""
+    found: dict[int, list[Settlement]] = defaultdict(list)
+    rows = (
+        Settlement.objects.filter(debt_id__in=debt_ids, kind=Settlement.Kind.PAID)
+        .exclude(via="")
+        .order_by("-at", "-id")
+    )
+    for settlement in rows:
+        found[settlement.debt_id].append(settlement)
+    return dict(found)
 
 
 @dataclass(frozen=True)
@@ -322,3 +390,16 @@ def nettable_pairs(owed: dict[tuple[int, int], int], players: dict[int, Player])
         if a < b and amount and back:
             pairs.append(Pair(players[a], players[b], amount, back))
     return sorted(pairs, key=lambda p: (p.first.name.lower(), p.second.name.lower()))
+
+
+def marked_for_payee(
+    player: Player, night: Night | None = None, limit: int = 20
+) -> list[Settlement]:
+    """Payments to this player that someone marked without a login (a table's link, their own
+    link), newest first: what the payee is shown, so a payment they never had is noticed."""
+    rows = Settlement.objects.filter(debt__payee=player, kind=Settlement.Kind.PAID).exclude(via="")
+    if night is not None:
+        rows = rows.filter(debt__night=night)
+    return list(
+        rows.select_related("debt", "debt__payer", "debt__night").order_by("-at", "-id")[:limit]
+    )

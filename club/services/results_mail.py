@@ -52,6 +52,25 @@ def player_from_token(token: str) -> int | None:
     return pk if isinstance(pk, int) else None
 
 
+PAYEE_SALT = "club.payee"
+PAYEE_LINK_DAYS = 180
+
+
+def payee_token(player_id: int) -> str:
+    """The player's own link from their results email: they mark what they are paid with it,
+    without logging in. Signed (SECRET_KEY), it names one player and lasts PAYEE_LINK_DAYS."""
+    return signing.dumps({"p": player_id}, salt=PAYEE_SALT, compress=True)
+
+
+def player_from_payee_token(token: str) -> int | None:
+    try:
+        data = signing.loads(token, salt=PAYEE_SALT, max_age=PAYEE_LINK_DAYS * 24 * 3600)
+    except signing.BadSignature:  # also SignatureExpired
+        return None
+    pk = data.get("p") if isinstance(data, dict) else None
+    return pk if isinstance(pk, int) else None
+
+
 def absolute(path: str) -> str:
     return settings.SITE_URL + path
 
@@ -154,6 +173,10 @@ def compose(delivery: Delivery, results: NightResults) -> EmailMessage:
         ),
         "player_url": absolute(reverse("player_detail", args=[club.slug, player.pk])),
         "unsubscribe_url": unsubscribe,
+        "owed_url": absolute(reverse("payee_owed", args=[club.slug, payee_token(player.pk)])),
+        "marked": [m for m in ledger.marked_for_payee(player, night) if m.undone_at is None]
+        if ledger.keeps_ledger(club)
+        else [],
     }
     subject = render_to_string("club/email/result_subject.txt", context).strip()
     body = render_to_string("club/email/result.txt", context)

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST
 from club import access
 from club.access import login_if_hidden
 from club.forms.ledger import NettingForm, PaymentForm
-from club.models import Club, Debt, Night, Player
+from club.models import Club, Debt, Night, Player, Settlement
 from club.queries.money_owed import pay_rows, table_debts
 from club.services import ledger, publish, results_mail
 from club.views import table_links
@@ -61,7 +61,9 @@ def night_context(request: HttpRequest, club: Club, night: Night) -> dict[str, A
             debts = ledger.night_debts(night)
             if me is not None:
                 debts = [d for d in debts if me.pk in (d.payer_id, d.payee_id)]
-            context["pay_rows"] = pay_rows(club, debts, can_manage, me)
+            marked = ledger.link_payments([d.pk for d in debts])
+            context["pay_rows"] = pay_rows(club, debts, can_manage, me, marked=marked)
+            context["can_manage_ledger"] = can_manage
     if can_manage and night.is_closed:
         context["deliveries"] = results_mail.delivery_rows(night)
     return context
@@ -73,10 +75,21 @@ def night_context(request: HttpRequest, club: Club, night: Night) -> dict[str, A
 @require_POST
 @table_links.by_link
 def link_pay(request: HttpRequest, route, debt_id: int) -> HttpResponse:
-    """The payee, at the table, marks a payment to them paid through the table's link."""
+    """The payee, at the table, marks a payment to them paid through the table's link: only
+    while the night's results are provisional. Once they are published the link writes nothing
+    more; the payee marks payments from their own link (in their results email) or their login,
+    or the secretary does."""
     back = reverse("link_table", args=[route.token]) + "#owed"
+    night = route.table.night
+    if night.is_published:
+        return render(
+            request,
+            "club/table_links/night_over.html",
+            {"route": route, "table_link": route.via.link, "night": night, "table": route.table},
+            status=403,
+        )
     debt = next((d for d in table_debts(route.table) if d.pk == debt_id), None)
-    if debt is None or not route.table.night.is_closed:
+    if debt is None or not night.is_closed:
         return render(request, table_links.NOT_FOUND, {}, status=404)
     club = route.club
     form = PaymentForm(request.POST, club=club)
@@ -84,16 +97,19 @@ def link_pay(request: HttpRequest, route, debt_id: int) -> HttpResponse:
         messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
         return redirect(back)
     device = route.via.device
-    note = f"at table {route.table.number}'s link" + (f" ({device})" if device else "")
+    via = f"Table {route.table.number}'s link" + (f" ({device})" if device else "")
     try:
-        paid = ledger.mark_paid(debt, form.cleaned_data["amount"], None, club=club, note=note)
+        paid = ledger.mark_paid(
+            debt, form.cleaned_data["amount"], None, club=club, via=via, link=route.via.link
+        )
     except ledger.LedgerError as error:
         messages.error(request, str(error))
     else:
         left = f"; {club.format_amount(paid.outstanding)} still owed" if paid.outstanding else ""
         messages.success(
             request,
-            f"{paid.debt.payer} paid {paid.debt.payee} {club.format_amount(paid.amount)}{left}.",
+            f"{paid.debt.payer} paid {paid.debt.payee} {club.format_amount(paid.amount)}{left}. "
+            f"{paid.debt.payee} is told, and the secretary can undo it.",
         )
     return redirect(back)
 
@@ -180,6 +196,39 @@ def debt_pay(request: HttpRequest, slug: str, debt_id: int) -> HttpResponse:
 
 
 @login_if_hidden
+def payment_undo(request: HttpRequest, slug: str, settlement_id: int) -> HttpResponse:
+    """GET: what undoing a payment means; POST: undo it (the debt is owed again, audited)."""
+    club = access.get_club(request, slug, access.MANAGE)
+    settlement = get_object_or_404(
+        Settlement.objects.select_related("debt", "debt__payer", "debt__payee", "debt__night"),
+        pk=settlement_id,
+        debt__club=club,
+        kind=Settlement.Kind.PAID,
+    )
+    debt = settlement.debt
+    back = reverse("night_detail", args=[club.slug, debt.night_id]) + "#owed"
+    if request.method == "POST":
+        try:
+            undone = ledger.undo_payment(settlement, request.user, club=club)
+        except ledger.LedgerError as error:
+            messages.error(request, str(error))
+        else:
+            amount = club.format_amount(settlement.amount)
+            if undone:
+                messages.success(
+                    request, f"Undone: {debt.payer} owes {debt.payee} {amount} again on this one."
+                )
+            else:
+                messages.info(request, "That payment was undone already.")
+        return redirect(back)
+    return render(
+        request,
+        "club/ledger/undo.html",
+        {"club": club, "settlement": settlement, "debt": debt, "back": back},
+    )
+
+
+@login_if_hidden
 def club_ledger(request: HttpRequest, slug: str) -> HttpResponse:
     """The secretary's ledger: who owes whom since which night, each player's balance, and the
     pairs whose debts can be netted."""
@@ -246,4 +295,5 @@ urlpatterns = [
     path("ledger/", club_ledger, name="club_ledger"),
     path("ledger/net/", ledger_net, name="ledger_net"),
     path("ledger/<int:debt_id>/pay/", debt_pay, name="debt_pay"),
+    path("ledger/payments/<int:settlement_id>/undo/", payment_undo, name="payment_undo"),
 ]

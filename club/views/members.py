@@ -56,6 +56,7 @@ def me(request: HttpRequest, slug: str) -> HttpResponse:
     if ledger.keeps_ledger(club):
         debts = ledger.open_debts(club, player)
         context["pay_rows"] = pay_rows(club, debts, False, player)
+        context["marked"] = ledger.marked_for_payee(player)
         context["balance"] = sum(
             d.outstanding if d.payee_id == player.pk else -d.outstanding for d in debts
         )

@@ -13,7 +13,7 @@ from django.urls import reverse
 from tournament_kit import make_tournament
 
 from club import urls as club_urls
-from club.models import Debt, Membership, Player, Season
+from club.models import Debt, Invitation, Membership, Player, Season, Settlement
 from club.services import tournaments as tournament_services
 from club.services.hands import HandEntry, record_hand
 from club.services.results_mail import unsubscribe_token
@@ -57,6 +57,12 @@ def _club_world(club, season, players, user) -> dict[str, Any]:
             club=season.club, night=night, payer=players[0], payee=players[1], amount=5
         ).pk,
         "token": unsubscribe_token(players[0].pk),
+        "invitation_id": Invitation.objects.create(
+            club=season.club, user=user.__class__.objects.create_user(f"invitee-{user.pk}")
+        ).pk,
+        "settlement_id": Settlement.objects.create(
+            debt=Debt.objects.filter(club=season.club).first(), amount=1, kind="paid", via="x"
+        ).pk,
     }
 
 

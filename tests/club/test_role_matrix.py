@@ -1,0 +1,307 @@
+"""Every view of the app, with every method, for every kind of visitor: the club's secretary,
+table scorer and viewer (the viewer is also Bob, the player owed money), the secretary of another
+club, an anonymous visitor, and a phone holding a table's link (no login). Each URL name has one
+line in WHO_MAY saying who may use it; a refused request must be refused (a log-in redirect, 403
+or 404) and write nothing, an allowed one must not be refused. A URL the table does not name
+fails the test, so a new page is one line to add.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.db import transaction
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from club.models import (
+    Debt,
+    Invitation,
+    Membership,
+    PlayerClaim,
+    Role,
+    Settlement,
+)
+from club.services import results_mail
+from club.services import table_links as link_service
+from club.services import tournaments as tournament_services
+from club.services.hands import HandEntry, record_hand
+from club.services.setup import create_night
+from tests.club.tournament_kit import make_tournament
+
+ROLES = ["secretary", "scorer", "viewer", "outsider", "anonymous", "link holder"]
+
+# Who may use each URL (a private club). READ, SCORE and MANAGE are the club's roles; the others:
+#   anyone: every visitor;  signed in: any logged-in account;  payee: the secretary or the player
+#   owed the money (the viewer is Bob, owed 6p);  player: the account linked to a player (Bob);
+#   invitee: the invited account (the viewer);  token: whoever holds the signed link (a results
+#   email's, a claim's, a table's): every visitor here holds it.
+READ, SCORE, MANAGE = {"secretary", "scorer", "viewer"}, {"secretary", "scorer"}, {"secretary"}
+ANYONE = set(ROLES)
+SIGNED_IN = {"secretary", "scorer", "viewer", "outsider"}
+WHO_MAY: dict[str, set[str]] = {
+    # The site
+    "home": ANYONE,
+    "password_reset": ANYONE,
+    "interchange_schema": ANYONE,
+    "service_worker": ANYONE,
+    "invitations": SIGNED_IN,
+    "invitation_accept": {"viewer"},
+    "invitation_decline": {"viewer"},
+    # A table's link: the token is the key
+    **dict.fromkeys(
+        [
+            "link_table",
+            "link_create",
+            "link_preview",
+            "link_form",
+            "link_device",
+            "link_edit",
+            "link_delete",
+            "link_confirm",
+            "link_pay",
+        ],
+        ANYONE,
+    ),
+    # The club: reading
+    **dict.fromkeys(
+        [
+            "club",
+            "night_list",
+            "night_detail",
+            "player_list",
+            "table_detail",
+            "standings",
+            "standings_csv",
+            "player_detail",
+            "night_sheet",
+            "score_cards",
+            "standings_sheet",
+            "player_statement",
+            "tournament_list",
+            "tournament_detail",
+            "leaderboard",
+            "leaderboard_live",
+            "tournament_seats_pdf",
+            "tournament_cards_pdf",
+            "tournament_results_pdf",
+            "live_night",
+        ],
+        READ,
+    ),
+    # Scoring and setting up nights
+    **dict.fromkeys(
+        [
+            "night_create",
+            "hand_create",
+            "hand_preview",
+            "hand_form",
+            "hand_edit",
+            "hand_delete",
+            "tournament_create",
+            "tournament_settings",
+            "tournament_entries",
+            "tournament_withdraw",
+            "tournament_start",
+            "tournament_round_close",
+        ],
+        SCORE,
+    ),
+    # The secretary's
+    **dict.fromkeys(
+        [
+            "club_setup",
+            "player_create",
+            "player_edit",
+            "season_list",
+            "season_create",
+            "season_edit",
+            "rule_set_list",
+            "rule_set_create",
+            "rule_set_custom",
+            "rule_set_edit",
+            "rule_set_copy",
+            "member_list",
+            "member_add",
+            "member_create_user",
+            "member_role",
+            "member_remove",
+            "member_unlock",
+            "invitation_withdraw",
+            "club_audit",
+            "night_close",
+            "night_reopen",
+            "night_tables_edit",
+            "night_delete",
+            "club_export",
+            "club_import",
+            "club_import_confirm",
+            "import_csv_template",
+            "night_export",
+            "night_links",
+            "night_links_print",
+            "table_link_revoke",
+            "table_link_reissue",
+            "hand_confirm",
+            "grade_settings",
+            "night_publish",
+            "club_ledger",
+            "ledger_net",
+            "payment_undo",
+        ],
+        MANAGE,
+    ),
+    # After the night: the player's own pages and links
+    "debt_pay": {"secretary", "viewer"},
+    "me": {"viewer"},
+    "unsubscribe": ANYONE,
+    "claim": ANYONE,
+    "claim_confirm": ANYONE,
+    "payee_owed": ANYONE,
+    "payee_pay": ANYONE,
+}
+
+
+def _patterns(resolvers, prefix: str = "") -> list[tuple[str, URLPattern]]:
+    found = []
+    for item in resolvers:
+        if isinstance(item, URLResolver):
+            if str(item.pattern) in ("admin/", "accounts/"):
+                continue
+            found += _patterns(item.url_patterns, prefix + str(item.pattern))
+        elif item.name:
+            found.append((prefix + str(item.pattern), item))
+    return found
+
+
+PATTERNS = _patterns(get_resolver().url_patterns)
+
+
+def test_every_url_is_in_the_table():
+    names = {pattern.name for _, pattern in PATTERNS}
+    assert names - set(WHO_MAY) == set(), "add these to WHO_MAY"
+    assert set(WHO_MAY) - names == set(), "these are no longer URLs"
+
+
+@pytest.fixture
+def world(club, season, players, secretary, scorer, viewer):
+    """One of everything a URL takes, in a private money club: Bob (the viewer's player record)
+    is owed 6p by Ann, and an open invitation of this club waits for the viewer's answer."""
+    bob = players[1]
+    bob.user = viewer
+    bob.save()
+    club.players_may_claim = True
+    club.save()
+    night = create_night(season, dt.date(2026, 11, 20), [(players[:4], 0)])
+    table = night.tables.get()
+    hand = record_hand(
+        table, HandEntry(dealer=players[0], contract="solo", declarer=bob, tricks=6), secretary
+    )
+    tournament = make_tournament(season, players[:8], rounds=2, hands=1, director=secretary)
+    tournament_services.start(tournament, secretary)
+    debt = Debt.objects.create(club=club, night=night, payer=players[0], payee=bob, amount=6)
+    invitation = Invitation.objects.create(club=club, user=viewer, role=Role.SCORER)
+    claim_token = "claim-token-for-cat"
+    PlayerClaim.objects.create(
+        player=players[2], token_hash=hashlib.sha256(claim_token.encode()).hexdigest()
+    )
+    link = link_service.night_links(night, secretary)[table.pk]
+    tokens = {
+        "unsubscribe": results_mail.unsubscribe_token(bob.pk),
+        "payee_owed": results_mail.payee_token(bob.pk),
+        "payee_pay": results_mail.payee_token(bob.pk),
+        "claim_confirm": claim_token,
+    }
+    return {
+        "slug": club.slug,
+        "night_id": night.pk,
+        "table_id": table.pk,
+        "hand_id": hand.pk,
+        "player_id": players[0].pk,
+        "season_id": season.pk,
+        "rule_set_id": season.rule_set_id,
+        "member_id": Membership.objects.get(user=scorer).pk,
+        "tournament_id": tournament.pk,
+        "debt_id": debt.pk,
+        "invitation_id": invitation.pk,
+        "settlement_id": Settlement.objects.create(
+            debt=debt, amount=1, kind="paid", via="Table 1's link"
+        ).pk,
+        "_tokens": tokens,
+        "_link": link.token,
+    }
+
+
+def _url(route: str, pattern: URLPattern, world: dict[str, Any]) -> str:
+    kwargs = {}
+    for name in re.findall(r"<(?:\w+:)?(\w+)>", route):
+        if name == "token":
+            kwargs[name] = world["_tokens"].get(pattern.name, world["_link"])
+        else:
+            kwargs[name] = world[name]
+    return reverse(pattern.name, kwargs=kwargs)
+
+
+def _refused(response) -> bool:
+    """A refusal: the log-in page, 403 or 404. (A 405 refuses the method, not the visitor: it
+    comes before any check, from any visitor, and writes nothing.)"""
+    if response.status_code in (403, 404):
+        return True
+    where = response.get("Location", "")
+    return response.status_code == 302 and where.startswith(reverse("login"))
+
+
+def _everything() -> list[tuple[str, list[tuple]]]:
+    rows = []
+    for model in [*apps.get_app_config("club").get_models(), apps.get_model("auth", "User")]:
+        values = model.objects.order_by("pk").values()
+        rows.append((model.__name__, [tuple(sorted(v.items())) for v in values]))
+    return rows
+
+
+def _client(role: str, request, world) -> Client:
+    client = Client()
+    if role == "link holder":
+        client.get(reverse("link_table", args=[world["_link"]]))
+    elif role != "anonymous":
+        client.force_login(request.getfixturevalue(role))
+    return client
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_each_view_and_method_for_each_visitor(role, request, world, outsider):
+    client = _client(role, request, world)
+    requests = [
+        (method, route, pattern)
+        for route, pattern in PATTERNS
+        for method in ("get", "post")
+        if pattern.name != "link_device" or method == "get"  # the name changes only a session
+    ]
+    refused = [r for r in requests if role not in WHO_MAY[r[2].name]]
+    allowed = [r for r in requests if role in WHO_MAY[r[2].name]]
+    wrong = []
+    before = _everything()
+    for method, route, pattern in refused:
+        response = getattr(client, method)(_url(route, pattern, world))
+        if not _refused(response) and response.status_code != 405:
+            wrong.append(f"{method.upper()} {pattern.name}: {response.status_code}, not refused")
+    assert _everything() == before, "a refused request wrote something"
+    for method, route, pattern in allowed:
+        # Each allowed request is undone after it, so that (say) deleting the night does not
+        # turn the next page's answer into a 404.
+        with transaction.atomic():
+            response = getattr(client, method)(_url(route, pattern, world))
+            transaction.set_rollback(True)
+        if _refused(response) and (pattern.name, method) not in NOT_NOW:
+            wrong.append(f"{method.upper()} {pattern.name}: {response.status_code}, refused")
+    assert not wrong, "\n".join(wrong)
+
+
+# Allowed, but refused in this world for a reason that is not the visitor's: a table's link
+# marks payments only while the night's results are provisional, and this night is open.
+NOT_NOW = {("link_pay", "post")}
