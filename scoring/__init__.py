@@ -7,20 +7,22 @@ from scoring import presets, seating, standings, table, tournament
 from scoring.contracts import (
     ALL_PASSED,
     CONTRACTS,
+    MISDEAL,
     TRICKS_IN_HAND,
     Contract,
     Leader,
     Trump,
     TrumpKind,
 )
-from scoring.hands import Hand, InvalidHand, Result, score_hand, validate
+from scoring.hands import Hand, InvalidHand, Outcome, Penalty, Result, score_hand, validate
 from scoring.presets import PRESETS, preset
-from scoring.rules import AllPassed, InvalidRuleSet, Payment, RuleSet, SitOut, Stake
+from scoring.rules import AllPassed, InvalidRuleSet, Payment, Redeal, RuleSet, SitOut, Stake
 from scoring.settle import settle_up
 
 __all__ = [
     "ALL_PASSED",
     "CONTRACTS",
+    "MISDEAL",
     "PRESETS",
     "TRICKS_IN_HAND",
     "AllPassed",
@@ -29,7 +31,10 @@ __all__ = [
     "InvalidHand",
     "InvalidRuleSet",
     "Leader",
+    "Outcome",
     "Payment",
+    "Penalty",
+    "Redeal",
     "Result",
     "RuleSet",
     "SitOut",

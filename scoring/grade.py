@@ -48,7 +48,7 @@ from dataclasses import dataclass, replace
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from scoring.contracts import ALL_PASSED, Contract
+from scoring.contracts import ALL_PASSED, MISDEAL, Contract
 
 MU = 25.0
 SIGMA = MU / 3  # a newcomer's uncertainty
@@ -130,7 +130,10 @@ def grade_hand(
     last_trick_by: str | None = None,
 ) -> GradeHand | None:
     """The hand as a result between sides, or None when it is not rated (all passed and
-    redealt). `players` are those taking part, `made` the scoring core's result."""
+    redealt, cards wrongly dealt, a deal void for revokes on both sides: `made` None). `players`
+    are those taking part, `made` the scoring core's result."""
+    if contract == MISDEAL or (contract != ALL_PASSED and made is None):
+        return None
     if contract == ALL_PASSED:
         if last_trick_by is None:
             return None

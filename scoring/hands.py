@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
-from scoring.contracts import ALL_PASSED, TRICKS_IN_HAND, Contract
+from scoring.contracts import ALL_PASSED, MISDEAL, SUITS, TRICKS_IN_HAND, Contract, Trump
 from scoring.rules import AllPassed, Payment, RuleSet
 
 
@@ -13,20 +14,57 @@ class InvalidHand(ValueError):
     """A hand that cannot happen; the message is written for a club secretary."""
 
 
+class Penalty(StrEnum):
+    """What lets a misère caller "immediately claim the stakes" other than a revoke (001: "If a
+    card is exposed by one of the adversaries of a misère or misère ouverte ... The misère-caller
+    can enforce the same penalty if a card is led out of turn against him ... or, indeed, if any
+    one follows suit out of turn")."""
+
+    EXPOSED_CARD = "exposed_card"
+    LEAD_OUT_OF_TURN = "lead_out_of_turn"
+    PLAYED_OUT_OF_TURN = "played_out_of_turn"
+
+    @property
+    def display_name(self) -> str:
+        return {
+            Penalty.EXPOSED_CARD: "exposed a card",
+            Penalty.LEAD_OUT_OF_TURN: "led out of turn",
+            Penalty.PLAYED_OUT_OF_TURN: "played out of turn",
+        }[self]
+
+
+class Outcome(StrEnum):
+    PLAYED = "played"  # a contract was played and scored
+    ALL_PASSED = "all_passed"  # nobody called: a redeal, goulash or general misère
+    VOID = "void"  # revokes on both sides: "the deal is void" (001)
+    MISDEAL = "misdeal"  # the cards were wrongly dealt: a fresh deal, no penalty (001)
+
+
 @dataclass(frozen=True)
 class Hand:
     players: Sequence[str]  # the players taking part, in seat order (3 or 4)
-    contract: Contract | str | None  # None or "all_passed": everybody passed
+    contract: Contract | str | None  # None or "all_passed": everybody passed; "misdeal"
     declarer: str | None = None
     partner: str | None = None  # the accepting player, for prop_cop only
     tricks: int | None = None  # won by the declaring side, after play, before penalties
-    revoke_by: str | None = None
+    revoke_by: str | None = None  # the player who revoked, when one revoke was made
     last_trick_by: str | None = None  # general misère: who took the thirteenth trick
+    # Every revoke when there was more than one (a player twice if he revoked twice), in the
+    # order they were found: 001 "The penalty for every revoke is the loss of three tricks".
+    revokes: Sequence[str] = ()
+    penalty: Penalty | str | None = None  # against a misère, other than a revoke
+    penalty_by: str | None = None  # the defender who committed it
+    trump: Trump | str | None = None  # the suit an abundance names
+    turned_suit: Trump | str | None = None  # the suit the dealer turned up, if recorded
+
+    @property
+    def all_revokes(self) -> tuple[str, ...]:
+        return (self.revoke_by,) if self.revoke_by is not None else tuple(self.revokes)
 
 
 @dataclass(frozen=True)
 class Result:
-    contract: Contract | None  # None when all passed
+    contract: Contract | None  # None when all passed, void or misdealt
     made: bool
     over_tricks: int
     under_tricks: int
@@ -36,11 +74,24 @@ class Result:
     revoke: bool = False
     all_passed: AllPassed | None = None
     notes: tuple[str, ...] = field(default=())
+    outcome: Outcome | None = None  # None: worked out from the other fields, for old callers
+    penalty: Penalty | None = None
+
+    @property
+    def kind(self) -> Outcome:
+        if self.outcome is not None:
+            return self.outcome
+        return Outcome.ALL_PASSED if self.contract is None else Outcome.PLAYED
 
     @property
     def summary(self) -> str:
         """How the sheet writes the result: "Made, 2 over", "Failed, 1 under", "Redeal"."""
-        if self.contract is None:
+        kind = self.kind
+        if kind is Outcome.VOID:
+            return "Void: revokes on both sides"
+        if kind is Outcome.MISDEAL:
+            return "Cards wrongly dealt: redeal"
+        if kind is Outcome.ALL_PASSED:
             return {
                 AllPassed.REDEAL: "All passed: redeal",
                 AllPassed.GOULASH: "All passed: goulash",
@@ -54,7 +105,9 @@ class Result:
             text = "Failed"
             if self.under_tricks:
                 text += f", {self.under_tricks} under"
-        if self.revoke:
+        if self.penalty is not None:
+            text += " (penalty)"
+        elif self.revoke:
             text += " (revoke)"
         return text
 
@@ -84,15 +137,53 @@ def _check_at_table(players: tuple[str, ...], who: str | None, role: str) -> Non
         raise InvalidHand(f"The {role} {who!r} is not playing at this table")
 
 
+def _suit(value: Trump | str | None, what: str) -> Trump | None:
+    if value is None or value == "":
+        return None
+    try:
+        suit = Trump(value)
+    except ValueError:
+        raise InvalidHand(f"{value!r} is not a suit ({what})") from None
+    return suit
+
+
+def _check_revokes(hand: Hand, players: tuple[str, ...]) -> tuple[str, ...]:
+    if hand.revoke_by is not None and tuple(hand.revokes):
+        raise InvalidHand("Give the one revoke, or the list of every revoke, not both")
+    if isinstance(hand.revokes, str):
+        raise InvalidHand("List every revoke, one name a revoke, not a single name")
+    revokes = hand.all_revokes
+    for who in revokes:
+        _check_at_table(players, who, "player who revoked")
+    return revokes
+
+
 def validate(hand: Hand, rules: RuleSet) -> Contract | None:
-    """Check that the hand can happen; returns its contract (None when all passed)."""
+    """Check that the hand can happen; returns its contract (None when all passed or the cards
+    were wrongly dealt)."""
     players = _check_players(hand.players)
-    _check_at_table(players, hand.revoke_by, "player who revoked")
+    revokes = _check_revokes(hand, players)
+    turned = _suit(hand.turned_suit, "the suit turned up")
+    if turned is not None:
+        if not rules.record_turned_suit:
+            raise InvalidHand("These rules do not record the suit turned up: leave it empty")
+        if turned not in SUITS:
+            raise InvalidHand("The card turned up is of a suit: hearts, clubs, diamonds or spades")
+    if hand.contract == MISDEAL or _is_all_passed(hand.contract):
+        nobody = hand.declarer is None and hand.partner is None and hand.tricks is None
+        if hand.contract == MISDEAL:
+            if not nobody or revokes or hand.penalty or hand.last_trick_by is not None:
+                raise InvalidHand(
+                    "Cards wrongly dealt are dealt again: no contract, tricks, revoke or penalty"
+                )
+            return None
     if _is_all_passed(hand.contract):
         if hand.declarer is not None or hand.partner is not None:
             raise InvalidHand("When all pass there is no declarer or partner")
-        if hand.revoke_by is not None:
+        if revokes:
             raise InvalidHand("A revoke can only be scored against a contract")
+        if hand.penalty is not None or hand.penalty_by is not None:
+            raise InvalidHand("A penalty can only be claimed against a misère")
         if hand.tricks is not None:
             raise InvalidHand("When all pass nobody plays for tricks: leave the tricks empty")
         if rules.all_passed is AllPassed.GENERAL_MISERE:
@@ -126,6 +217,11 @@ def validate(hand: Hand, rules: RuleSet) -> Contract | None:
             raise InvalidHand("The partner must be a different player from the proposer")
     elif hand.partner is not None:
         raise InvalidHand(f"Only Prop & Cop has a partner; {contract.display_name} is played alone")
+    _check_trump(contract, _suit(hand.trump, "the trumps named"), turned, rules)
+    if hand.penalty is not None or hand.penalty_by is not None:
+        _check_penalty(hand, contract, players, revokes)
+        if hand.tricks is None:
+            return contract  # the misère caller claimed the stakes before the play ended
     if isinstance(hand.tricks, bool) or not isinstance(hand.tricks, int):
         raise InvalidHand("Enter the number of tricks the declaring side won")
     if not 0 <= hand.tricks <= TRICKS_IN_HAND:
@@ -133,34 +229,98 @@ def validate(hand: Hand, rules: RuleSet) -> Contract | None:
     return contract
 
 
+def _check_trump(
+    contract: Contract, trump: Trump | None, turned: Trump | None, rules: RuleSet
+) -> None:
+    if (
+        contract is Contract.ABUNDANCE
+        and trump is not None
+        and trump == turned
+        and not rules.abundance_in_turned_suit
+    ):
+        raise InvalidHand(
+            f"Under these rules an abundance names a suit other than the one turned up "
+            f"({turned.display_name}): nine tricks in the turned suit is a Royal Abundance, "
+            "so enter it as Royal Abundance"
+        )
+    if contract is Contract.ROYAL_ABUNDANCE and None not in (trump, turned) and trump != turned:
+        raise InvalidHand(
+            "A Royal Abundance is played in the suit turned up: for another suit enter an Abundance"
+        )
+
+
+def _check_penalty(
+    hand: Hand, contract: Contract, players: tuple[str, ...], revokes: tuple[str, ...]
+) -> None:
+    if hand.penalty is None or hand.penalty_by is None:
+        raise InvalidHand("A penalty needs both what was done and who did it")
+    try:
+        Penalty(hand.penalty)
+    except ValueError:
+        choices = ", ".join(p.display_name for p in Penalty)
+        raise InvalidHand(f"{hand.penalty!r} is not a penalty (one who {choices})") from None
+    if not contract.info.is_misere:
+        raise InvalidHand(
+            "Only a misère caller claims the stakes for an exposed card or a card played out of "
+            f"turn; against {contract.display_name} such a card is dealt with in the play"
+        )
+    _check_at_table(players, hand.penalty_by, "player who incurred the penalty")
+    if hand.penalty_by == hand.declarer:
+        raise InvalidHand(
+            "The misère caller's own exposed card costs nothing (001: it is to his own "
+            "disadvantage): record the penalty against the defender who committed it"
+        )
+    if revokes:
+        raise InvalidHand(
+            "A misère claimed on a penalty ends there: record the penalty or the revokes, "
+            "whichever came first"
+        )
+
+
 def score_hand(hand: Hand, rules: RuleSet) -> Result:
     """The result of a hand and what each player wins (+) or pays (-), in the rule set's unit."""
     contract = validate(hand, rules)
     players = tuple(hand.players)
+    if hand.contract == MISDEAL:
+        return _nothing(players, Outcome.MISDEAL)
     if contract is None:
         return _score_all_passed(hand, players, rules)
 
     info = contract.info
     declaring = (hand.declarer, hand.partner) if info.partnership else (hand.declarer,)
     defenders = tuple(p for p in players if p not in declaring)
-    tricks: int = hand.tricks  # type: ignore[assignment]
+    revokes = hand.all_revokes
+    by_declaring = [p for p in revokes if p in declaring]
+    by_defenders = [p for p in revokes if p in defenders]
     notes: list[str] = []
 
-    # Digest of the Laws (Hoyle): "No revoking player or partnership can win a declaration"; "the
-    # loss of three tricks from the score of the revoking side"; against a misère a revoke wins it
-    # at once. The side that did not revoke therefore gets the result in its favour, and the
-    # tricks moved decide only the over- or under-tricks.
+    if by_declaring and by_defenders:
+        # 001: "In case of a revoke on both sides, the deal is void."
+        names = ", ".join(dict.fromkeys(revokes))
+        return _nothing(players, Outcome.VOID, contract, notes=(f"Revokes: {names}",), revoke=True)
+
+    if hand.penalty is not None:
+        return _score_penalty(hand, contract, players, defenders, rules)
+
+    # Digest of the Laws (Hoyle): "No revoking player or partnership can win a declaration"; "The
+    # penalty for every revoke is the loss of three tricks from the score of the revoking side";
+    # against a misère a revoke wins it at once. The side that did not revoke therefore gets the
+    # result in its favour, and the tricks moved decide only the over- or under-tricks.
+    tricks: int = hand.tricks  # type: ignore[assignment]
     counted = tricks
-    if hand.revoke_by is None:
+    moved = rules.revoke_tricks * len(revokes)
+    if not revokes:
         made = tricks == 0 if info.is_misere else tricks >= info.target
-    elif hand.revoke_by in declaring:
+    elif by_declaring:
         made = False
-        counted = max(0, tricks - rules.revoke_tricks)
-        notes.append(f"{hand.revoke_by} revoked: {tricks - counted} tricks to the defenders")
+        counted = max(0, tricks - moved)
+        notes.append(f"{_names(by_declaring)} revoked: {tricks - counted} tricks to the defenders")
     else:
         made = True
-        counted = min(TRICKS_IN_HAND, tricks + rules.revoke_tricks)
-        notes.append(f"{hand.revoke_by} revoked: {counted - tricks} tricks to the declaring side")
+        counted = min(TRICKS_IN_HAND, tricks + moved)
+        notes.append(
+            f"{_names(by_defenders)} revoked: {counted - tricks} tricks to the declaring side"
+        )
 
     over = under = 0
     if info.counts_extra_tricks:
@@ -177,6 +337,7 @@ def score_hand(hand: Hand, rules: RuleSet) -> Result:
         value = stake.base + over * over_value
     else:
         value = stake.base + under * stake.under
+    value *= rules.stake_unit
 
     amounts = dict.fromkeys(players, 0)
     if rules.payment is Payment.WINNER_ONLY:
@@ -190,9 +351,11 @@ def score_hand(hand: Hand, rules: RuleSet) -> Result:
         per_declarer = value if info.partnership else value * len(defenders)
         for p in declaring:
             amounts[p] += sign * per_declarer  # type: ignore[index]
-        if hand.revoke_by in defenders:
-            # "The actual offender pays the stakes in all cases of a revoke": for the whole side.
-            amounts[hand.revoke_by] -= value * len(defenders)
+        if by_defenders:
+            # "The actual offender pays the stakes in all cases of a revoke": the defenders' side
+            # owes what it would have paid, and each offender pays for his own revokes.
+            for offender, share in _shares(value * len(defenders), by_defenders).items():
+                amounts[offender] -= share
         else:
             for p in defenders:
                 amounts[p] -= sign * value
@@ -205,8 +368,75 @@ def score_hand(hand: Hand, rules: RuleSet) -> Result:
         amounts=amounts,
         tricks_counted=counted,
         stake=value,
-        revoke=hand.revoke_by is not None,
+        revoke=bool(revokes),
         notes=tuple(notes),
+        outcome=Outcome.PLAYED,
+    )
+
+
+def _names(people: Sequence[str]) -> str:
+    unique = list(dict.fromkeys(people))
+    return unique[0] if len(unique) == 1 else ", ".join(unique[:-1]) + " and " + unique[-1]
+
+
+def _shares(total: int, revokes: Sequence[str]) -> dict[str, int]:
+    """Split what a side owes among its revokes, one equal share a revoke, in exact units: the
+    first revokes found pay the odd unit when it does not divide."""
+    base, odd = divmod(total, len(revokes))
+    shares: dict[str, int] = {}
+    for i, offender in enumerate(revokes):
+        shares[offender] = shares.get(offender, 0) + base + (1 if i < odd else 0)
+    return shares
+
+
+def _nothing(
+    players: tuple[str, ...],
+    outcome: Outcome,
+    contract: Contract | None = None,
+    notes: tuple[str, ...] = (),
+    revoke: bool = False,
+) -> Result:
+    """A deal that does not count: nobody wins or pays anything."""
+    return Result(
+        contract=contract,
+        made=False,
+        over_tricks=0,
+        under_tricks=0,
+        amounts=dict.fromkeys(players, 0),
+        revoke=revoke,
+        notes=notes,
+        outcome=outcome,
+    )
+
+
+def _score_penalty(
+    hand: Hand,
+    contract: Contract,
+    players: tuple[str, ...],
+    defenders: tuple[str, ...],
+    rules: RuleSet,
+) -> Result:
+    """001: the misère caller "can immediately claim the stakes, and is regarded as having won
+    the declaration, the stakes being paid by the offender for himself and his partners"."""
+    penalty = Penalty(hand.penalty)  # type: ignore[arg-type]
+    value = rules.stake(contract).base * rules.stake_unit
+    amounts = dict.fromkeys(players, 0)
+    if rules.payment is Payment.WINNER_ONLY:
+        amounts[hand.declarer] = value  # type: ignore[index]
+    else:
+        amounts[hand.declarer] = value * len(defenders)  # type: ignore[index]
+        amounts[hand.penalty_by] = -value * len(defenders)  # type: ignore[index]
+    return Result(
+        contract=contract,
+        made=True,
+        over_tricks=0,
+        under_tricks=0,
+        amounts=amounts,
+        tricks_counted=hand.tricks,
+        stake=value,
+        notes=(f"{hand.penalty_by} {penalty.display_name}: the stakes are claimed",),
+        outcome=Outcome.PLAYED,
+        penalty=penalty,
     )
 
 
@@ -216,7 +446,7 @@ def _score_all_passed(hand: Hand, players: tuple[str, ...], rules: RuleSet) -> R
     if rules.all_passed is AllPassed.GENERAL_MISERE:
         # Hoyle: "the player who takes the last or thirteenth trick pays an agreed stake ... to
         # each of his adversaries". Under winner-only points each adversary scores it instead.
-        stake = rules.general_misere_stake
+        stake = rules.general_misere_stake * rules.stake_unit
         loser = hand.last_trick_by
         for p in players:
             if p != loser:
@@ -231,4 +461,5 @@ def _score_all_passed(hand: Hand, players: tuple[str, ...], rules: RuleSet) -> R
         amounts=amounts,
         stake=stake,
         all_passed=rules.all_passed,
+        outcome=Outcome.ALL_PASSED,
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from scoring.contracts import Contract as C
 from scoring.contracts import Trump
-from scoring.rules import AllPassed, Payment, RuleSet, SitOut, Stake
+from scoring.rules import AllPassed, Payment, Redeal, RuleSet, SitOut, Stake
 
 # 001, Hoyle's Games Modernized, "The Stakes": "six, twelve, and eighteen ... propositions and
 # solos are paid for at 6d. each, misères at 1s., and abondances at 1s. 6d." "the partners receive
@@ -47,6 +47,9 @@ HOYLE = RuleSet(
     sit_out=SitOut.DEALER_RIGHT,
     # "In this case as in the simple abondance, he names his own trump suit".
     abundance_declared_names_trumps=True,
+    # Digest of the Laws: "A fresh deal is necessary if a card is exposed or faced in the pack, or
+    # if there is a misdeal. This new deal is by the same player, and there is no penalty."
+    redeal_by=Redeal.SAME,
     source="Hoyle's Games Modernized, Solo Whist (Wikisource)",
 )
 
@@ -77,6 +80,14 @@ STANDARD = RuleSet(
     sit_out=SitOut.DEALER,
     # 000: "Abundance Declared ... there are no trump suits"; 003: "There is no trump".
     abundance_declared_names_trumps=False,
+    # 000: "the deal will rotate clockwise to the next dealer, with this hand being declared a
+    # misdeal".
+    redeal_by=Redeal.NEXT,
+    # 000: "a number of cards of a particular suit, which was not the suit the dealer exposed,
+    # this player may want to bid abundance"; "Abundance in Trumps ... will use the suit exposed
+    # by the dealer": the hand records the turned suit, and an abundance cannot name it.
+    record_turned_suit=True,
+    abundance_in_turned_suit=False,
     source="Solo Whist rules (000) and Solo Whist - Bidding (003)",
 )
 
@@ -108,6 +119,8 @@ ANNA_CUBED = RuleSet(
     # "The trump suit in the first hand is always Hearts ... The order is always Hearts, Clubs,
     # Diamonds, Spades, and No Trumps. These are cycled".
     trump_rotation=(Trump.HEARTS, Trump.CLUBS, Trump.DIAMONDS, Trump.SPADES, Trump.NO_TRUMPS),
+    # Silent on misdeals: the Hoyle digest's "new deal is by the same player".
+    redeal_by=Redeal.SAME,
     source="Anna Cubed, Rules of Solo (Piddock and Pounds, 2006)",
 )
 
@@ -135,6 +148,8 @@ CENTS = RuleSet(
     sit_out=SitOut.DEALER,
     # "Slam ... Bidder pledges to take all 13 tricks. Bidder leads, no trump."
     abundance_declared_names_trumps=False,
+    # Silent on misdeals: the Hoyle digest's "new deal is by the same player".
+    redeal_by=Redeal.SAME,
     source="Solo Whist (004), cash stakes",
 )
 

@@ -31,6 +31,13 @@ class AllPassed(StrEnum):
     )
 
 
+class Redeal(StrEnum):
+    """Who deals after a deal that does not count (cards wrongly dealt, revokes on both sides)."""
+
+    SAME = "same"  # 001: "This new deal is by the same player"
+    NEXT = "next"  # the deal passes to the left, as after any hand
+
+
 class SitOut(StrEnum):
     DEALER_RIGHT = "dealer_right"  # Hoyle: "he who sits to the dealer's right"
     DEALER = "dealer"
@@ -58,6 +65,15 @@ class RuleSet:
     # Trumps rotate one step a hand through this cycle (anna-cubed); empty: the dealer turns a card.
     trump_rotation: tuple[Trump, ...] = ()
     source: str = ""  # where the figures come from
+    # Stakes as multipliers of an agreed wager (000: "these points can be considered multipliers
+    # for agreed upon wagers"): every amount is the table's figure times this many of the club's
+    # unit, so the 1-1-2-3-3-4-6 table plays "in units of 5p" without retyping it.
+    stake_unit: int = 1
+    redeal_by: Redeal = Redeal.NEXT
+    # The hand may record the suit the dealer turned up; where the rules follow 000 ("a particular
+    # suit, which was not the suit the dealer exposed") an abundance cannot name that suit.
+    record_turned_suit: bool = False
+    abundance_in_turned_suit: bool = True
 
     def __post_init__(self) -> None:
         self._coerce()
@@ -67,7 +83,13 @@ class RuleSet:
         """Turn plain strings into the enums the scoring reads (RuleSet(payment="winner_only"),
         rules.copy(all_passed="general_misere")): a plain string would otherwise never compare
         `is` equal to the enum member and be silently scored as the default."""
-        for key, enum in (("payment", Payment), ("all_passed", AllPassed), ("sit_out", SitOut)):
+        enums = (
+            ("payment", Payment),
+            ("all_passed", AllPassed),
+            ("sit_out", SitOut),
+            ("redeal_by", Redeal),
+        )
+        for key, enum in enums:
             value = getattr(self, key)
             if not isinstance(value, enum):
                 try:
@@ -111,6 +133,15 @@ class RuleSet:
                     raise InvalidRuleSet(where, "must be a whole number of units")
                 if value < 0:
                     raise InvalidRuleSet(where, "cannot be negative")
+                if part != "base" and value and not contract.info.counts_extra_tricks:
+                    # Misère, open misère and abundance declared are won or lost outright (001:
+                    # "no over or under-tricks"): a value here would be silently ignored.
+                    kind = "over-tricks" if part == "over" else "under-tricks"
+                    raise InvalidRuleSet(
+                        where,
+                        f"{contract.display_name} has no {kind} (it is won or lost outright): "
+                        "leave it at 0",
+                    )
             if stake.base == 0:
                 raise InvalidRuleSet(
                     f"stakes.{contract.value}.base", "the base stake must be above zero"
@@ -140,6 +171,19 @@ class RuleSet:
             )
         if len(set(self.trump_rotation)) != len(self.trump_rotation):
             raise InvalidRuleSet("trump_rotation", "a suit appears twice")
+        if (
+            not isinstance(self.stake_unit, int)
+            or isinstance(self.stake_unit, bool)
+            or not 1 <= self.stake_unit <= 100_000
+        ):
+            raise InvalidRuleSet("stake_unit", "must be a whole number from 1 to 100000")
+        for key in ("record_turned_suit", "abundance_in_turned_suit"):
+            if not isinstance(getattr(self, key), bool):
+                raise InvalidRuleSet(key, "must be true or false")
+        if self.trump_rotation and self.record_turned_suit:
+            raise InvalidRuleSet(
+                "record_turned_suit", "with rotating trumps no card is turned up to record"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -158,6 +202,10 @@ class RuleSet:
             "abundance_declared_names_trumps": self.abundance_declared_names_trumps,
             "trump_rotation": [t.value for t in self.trump_rotation],
             "source": self.source,
+            "stake_unit": self.stake_unit,
+            "redeal_by": self.redeal_by.value,
+            "record_turned_suit": self.record_turned_suit,
+            "abundance_in_turned_suit": self.abundance_in_turned_suit,
         }
 
     @classmethod
@@ -177,6 +225,10 @@ class RuleSet:
             "abundance_declared_names_trumps",
             "trump_rotation",
             "source",
+            "stake_unit",
+            "redeal_by",
+            "record_turned_suit",
+            "abundance_in_turned_suit",
         }
         unknown = sorted(set(data) - known)
         if unknown:
@@ -199,7 +251,12 @@ class RuleSet:
                 raise InvalidRuleSet(f"stakes.{key}.base", "is missing")
             stakes[contract] = Stake(raw["base"], raw.get("over", 0), raw.get("under", 0))
         kwargs: dict[str, Any] = {"name": data.get("name", ""), "stakes": stakes}
-        enums = {"payment": Payment, "all_passed": AllPassed, "sit_out": SitOut}
+        enums = {
+            "payment": Payment,
+            "all_passed": AllPassed,
+            "sit_out": SitOut,
+            "redeal_by": Redeal,
+        }
         for key, enum in enums.items():
             if key in data:
                 try:
@@ -207,7 +264,12 @@ class RuleSet:
                 except ValueError:
                     choices = ", ".join(m.value for m in enum)
                     raise InvalidRuleSet(key, f"must be one of {choices}") from None
-        for key in ("prop_cop_slam_double", "abundance_declared_names_trumps"):
+        for key in (
+            "prop_cop_slam_double",
+            "abundance_declared_names_trumps",
+            "record_turned_suit",
+            "abundance_in_turned_suit",
+        ):
             if key in data:
                 if not isinstance(data[key], bool):
                     raise InvalidRuleSet(key, "must be true or false")
@@ -217,7 +279,7 @@ class RuleSet:
                 if not isinstance(data[key], str):
                     raise InvalidRuleSet(key, "must be text")
                 kwargs[key] = data[key]
-        for key in ("revoke_tricks", "general_misere_stake"):
+        for key in ("revoke_tricks", "general_misere_stake", "stake_unit"):
             if key in data:
                 kwargs[key] = data[key]
         if "trump_rotation" in data:

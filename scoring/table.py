@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scoring.contracts import Contract, Trump
-from scoring.hands import InvalidHand
-from scoring.rules import RuleSet, SitOut
+from scoring.hands import InvalidHand, Outcome
+from scoring.rules import Redeal, RuleSet, SitOut
 
 TABLE_SIZES = (3, 4, 5)
 
@@ -27,6 +27,17 @@ def dealer_for(seats: Sequence[str], first_dealer: int, hand_number: int) -> str
 
 def next_dealer(seats: Sequence[str], dealer: str) -> str:
     return seats[(seats.index(dealer) + 1) % len(seats)]
+
+
+def next_dealer_after(
+    seats: Sequence[str], dealer: str, outcome: Outcome | str, rules: RuleSet
+) -> str:
+    """Who deals after a hand: the next player to the left, except that a deal which does not
+    count (cards wrongly dealt, revokes on both sides) is dealt again by the same player where
+    the rule set says so (001: "This new deal is by the same player")."""
+    if Outcome(outcome) in (Outcome.MISDEAL, Outcome.VOID) and rules.redeal_by is Redeal.SAME:
+        return dealer
+    return next_dealer(seats, dealer)
 
 
 def sitting_out(seats: Sequence[str], dealer: str, rules: RuleSet) -> str | None:

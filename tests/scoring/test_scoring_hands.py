@@ -240,6 +240,7 @@ def test_result_fields_for_a_made_solo() -> None:
         revoke=False,
         all_passed=None,
         notes=(),
+        outcome=scoring.Outcome.PLAYED,
     )
 
 

@@ -27,10 +27,13 @@ NAMES = ("Ann", "Bob", "Cat", "Dan")
 
 @st.composite
 def rule_sets(draw, payment=None) -> RuleSet:
-    """A random, valid house rule set: non-decreasing bases, any over- and under-trick values."""
+    """A random, valid house rule set: non-decreasing bases, any over- and under-trick values on
+    the contracts that have them, any wager unit."""
     bases = sorted(draw(st.lists(st.integers(1, 60), min_size=7, max_size=7)))
     stakes = {
         contract: Stake(base, over=draw(st.integers(0, 6)), under=draw(st.integers(0, 6)))
+        if contract.info.counts_extra_tricks
+        else Stake(base)
         for contract, base in zip(Contract, bases, strict=True)
     }
     return RuleSet(
@@ -42,6 +45,7 @@ def rule_sets(draw, payment=None) -> RuleSet:
         all_passed=draw(st.sampled_from(AllPassed)),
         general_misere_stake=draw(st.integers(1, 20)),
         sit_out=draw(st.sampled_from(SitOut)),
+        stake_unit=draw(st.sampled_from((1, 1, 5, 10))),
     )
 
 
@@ -215,7 +219,8 @@ def test_winner_only_never_negative_and_only_the_declaring_side_scores(hand, rul
 @PROPERTY
 @given(hand=contract_hands(revoke=False), rules=per_opponent_rules)
 def test_stake_formula(hand, rules) -> None:
-    """stake when made = base + over x over value; when failed = base + under x under value."""
+    """stake when made = base + over x over value; when failed = base + under x under value;
+    each times the rule set's wager unit."""
     result = score_hand(hand, rules)
     contract = Contract.parse(hand.contract)
     stake = rules.stake(contract)
@@ -223,9 +228,9 @@ def test_stake_formula(hand, rules) -> None:
         over_value = stake.over
         if contract is Contract.PROP_COP and rules.prop_cop_slam_double and hand.tricks == 13:
             over_value *= 2
-        assert result.stake == stake.base + result.over_tricks * over_value
+        assert result.stake == (stake.base + result.over_tricks * over_value) * rules.stake_unit
     else:
-        assert result.stake == stake.base + result.under_tricks * stake.under
+        assert result.stake == (stake.base + result.under_tricks * stake.under) * rules.stake_unit
 
 
 @PROPERTY
@@ -234,7 +239,7 @@ def test_all_passed_hands(rules, players, data) -> None:
     if rules.all_passed is AllPassed.GENERAL_MISERE:
         loser = data.draw(st.sampled_from(players))
         result = score_hand(Hand(players, None, last_trick_by=loser), rules)
-        stake = rules.general_misere_stake
+        stake = rules.general_misere_stake * rules.stake_unit
         for p in players:
             if p != loser:
                 assert result.amounts[p] == stake
