@@ -12,8 +12,8 @@ from club.models import (
     GradeNight,
     GradeOptOut,
     GradeSettings,
-    Invitation,
     Hand,
+    Invitation,
     Membership,
     Netting,
     Night,
@@ -22,6 +22,7 @@ from club.models import (
     Player,
     PlayerClaim,
     Publication,
+    Revoke,
     RuleSet,
     ScoreLine,
     Season,
@@ -171,6 +172,19 @@ class TableAdmin(NoCascadeDelete, AuditedAdmin):
         return super().has_delete_permission(request, obj) and not (obj and _closed(obj.night))
 
 
+class RevokeInline(admin.TabularInline):
+    """The hand's revokes, shown only: they are part of what the hand was scored from."""
+
+    model = Revoke
+    extra = 0
+    fields = ["position", "player"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
 class ScoreLineInline(admin.TabularInline):
     """The hand's score lines, shown only: they come from the scoring core (see DerivedAdmin)."""
 
@@ -195,7 +209,7 @@ class HandAdmin(NoCascadeDelete, AuditedAdmin):
 
     list_display = ["__str__", "table", "declarer", "tricks", "made"]
     list_filter = ["contract", "made"]
-    inlines = [ScoreLineInline]
+    inlines = [RevokeInline, ScoreLineInline]
     readonly_fields = [
         "table",
         "number",
@@ -207,8 +221,11 @@ class HandAdmin(NoCascadeDelete, AuditedAdmin):
         "partner",
         "trump",
         "tricks",
-        "revoke_by",
+        "penalty",
+        "penalty_by",
+        "turned_suit",
         "last_trick_by",
+        "outcome",
         "made",
         "over_tricks",
         "under_tricks",
@@ -360,6 +377,11 @@ class SettlementAdmin(DerivedAdmin):
 class InvitationAdmin(DerivedAdmin):
     list_display = ["club", "user", "role", "created_at", "accepted_at", "declined_at"]
     list_filter = ["club"]
+
+
+@admin.register(Revoke)
+class RevokeAdmin(DerivedAdmin):
+    list_display = ["hand", "position", "player"]
 
 
 @admin.register(Netting)

@@ -27,7 +27,13 @@ from django.db.models import Max
 
 from club.models import Club, Hand, Night, Player, Season
 from club.services import grades
-from club.services.hands import HandEntry, next_hand, record_hand, update_hand
+from club.services.hands import (
+    HandEntry,
+    next_hand,
+    record_hand,
+    revoke_players,
+    update_hand,
+)
 from club.services.setup import create_night, delete_night
 
 
@@ -133,10 +139,13 @@ def _correct(hand: Hand, user) -> float:
         declarer=hand.declarer,
         partner=hand.partner,
         tricks=hand.tricks,
-        revoke_by=hand.revoke_by,
+        revokes=tuple(revoke_players(hand)),
         last_trick_by=hand.last_trick_by,
         trump=hand.trump,
         notes=hand.notes,
+        penalty=hand.penalty,
+        penalty_by=hand.penalty_by,
+        turned_suit=hand.turned_suit,
     )
     return _ms(lambda: update_hand(hand, entry, user, hand.version))
 

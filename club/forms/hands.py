@@ -20,8 +20,9 @@ from django.http import QueryDict
 
 import scoring
 from club.models import Hand, Player, Table
+from club.queries.rulings import rulings_text
 from club.services import hands as hand_service
-from club.services.hands import HandEntry, ScoredHand
+from club.services.hands import HandEntry, ScoredHand, revoke_players
 from scoring.contracts import SUITS
 
 TRICKS_MESSAGE = "Tricks must be between 0 and 13"
@@ -49,6 +50,16 @@ ALL_PASSED_LABELS = {
     scoring.AllPassed.GOULASH: "All passed: goulash",
     scoring.AllPassed.GENERAL_MISERE: "All passed: general misère",
 }
+MISDEAL_LABEL = "Cards wrongly dealt: redeal"
+NO_PLAY = (scoring.ALL_PASSED, scoring.MISDEAL)  # no contract played: nobody declares
+MISERES = (scoring.Contract.MISERE.value, scoring.Contract.OPEN_MISERE.value)
+# The revokes of a hand, in the order found: the first (or only) one, then any more.
+REVOKE_FIELDS = ("revoke_by", "second_revoke_by", "third_revoke_by")
+PENALTY_CHOICES = [
+    ("", "— none —"),
+    *((p.value, f"A defender {p.display_name}") for p in scoring.Penalty),
+]
+SUIT_CHOICES = [("", "—"), *((t.value, trump_choice(t)) for t in SUITS)]
 
 
 class PlayerField(forms.ChoiceField):
@@ -121,7 +132,12 @@ class HandForm(forms.Form):
         "declarer",
         "partner",
         "tricks",
+        "turned_suit",
         "revoke_by",
+        "second_revoke_by",
+        "third_revoke_by",
+        "penalty",
+        "penalty_by",
         "last_trick_by",
         "dealer",
         "notes",
@@ -166,6 +182,7 @@ class HandForm(forms.Form):
             ("", "— choose —"),
             *((c.value, c.display_name) for c in self.contracts),
             (scoring.ALL_PASSED, ALL_PASSED_LABELS[rules.all_passed]),
+            (scoring.MISDEAL, MISDEAL_LABEL),
         ]
         invalid = "Choose one of the contracts listed."
         if scoring.Contract.PROP_COP not in self.contracts:
@@ -181,6 +198,27 @@ class HandForm(forms.Form):
         self.fields["revoke_by"] = PlayerField(
             self.players, label="Revoke by", empty_label="— nobody —", required=False
         )
+        # More revokes in one hand, in the order found (001: "The penalty for every revoke is the
+        # loss of three tricks"); a player may be named twice. Revokes on both sides void the deal.
+        self.fields["second_revoke_by"] = PlayerField(
+            self.players, label="Another revoke by", empty_label="— nobody —", required=False
+        )
+        self.fields["third_revoke_by"] = PlayerField(
+            self.players, label="A third revoke by", empty_label="— nobody —", required=False
+        )
+        self.fields["penalty"] = forms.ChoiceField(
+            label="Penalty against the misère",
+            choices=PENALTY_CHOICES,
+            required=False,
+            help_text="The caller claims the stakes; the offender pays for his side.",
+        )
+        self.fields["penalty_by"] = PlayerField(
+            self.players, label="Penalty incurred by", empty_label="— nobody —", required=False
+        )
+        if rules.record_turned_suit:
+            self.fields["turned_suit"] = forms.ChoiceField(
+                label="Suit turned up", choices=SUIT_CHOICES, required=False
+            )
         if rules.all_passed is scoring.AllPassed.GENERAL_MISERE:
             self.fields["last_trick_by"] = PlayerField(
                 self.players,
@@ -250,6 +288,11 @@ class HandForm(forms.Form):
             "partner": [scoring.Contract.PROP_COP.value],
             "tricks": [NO_CONTRACT, *playing],
             "revoke_by": [NO_CONTRACT, *playing],
+            "second_revoke_by": playing,
+            "third_revoke_by": playing,
+            "penalty": [m for m in MISERES if m in playing],
+            "penalty_by": [m for m in MISERES if m in playing],
+            "turned_suit": [NO_CONTRACT, *playing, scoring.ALL_PASSED],
             "last_trick_by": [scoring.ALL_PASSED],
         }
 
@@ -309,9 +352,12 @@ class HandForm(forms.Form):
         contract_key = data.get("contract")
         if not contract_key:
             return data
-        if contract_key == scoring.ALL_PASSED:
+        if contract_key in NO_PLAY:
             # The fields of a contract do not apply: the page hides them, and they are ignored.
             data.update(declarer=None, partner=None, tricks=None, trump="")
+        if contract_key == scoring.MISDEAL:
+            data.update(last_trick_by=None, turned_suit="")
+        elif contract_key == scoring.ALL_PASSED:
             if (
                 self.rules.all_passed is scoring.AllPassed.GENERAL_MISERE
                 and data.get("last_trick_by") is None
@@ -325,7 +371,9 @@ class HandForm(forms.Form):
             data["last_trick_by"] = None
             if data.get("declarer") is None and "declarer" not in self.errors:
                 self.add_error("declarer", f"Choose who declared the {contract.display_name}.")
-            if data.get("tricks") is None and "tricks" not in self.errors:
+            self._clean_penalty(contract, data)
+            claimed = bool(data.get("penalty"))  # the misère ended on the penalty: no tricks
+            if data.get("tricks") is None and "tricks" not in self.errors and not claimed:
                 self.add_error("tricks", "Enter the tricks the declaring side won (0 to 13).")
             if contract is scoring.Contract.PROP_COP:
                 partner = data.get("partner")
@@ -349,6 +397,18 @@ class HandForm(forms.Form):
             self._score(data)
         return data
 
+    def _clean_penalty(self, contract: scoring.Contract, data: dict[str, Any]) -> None:
+        if contract.value not in MISERES:
+            data.update(penalty="", penalty_by=None)  # hidden for the other contracts
+            return
+        if data.get("penalty") and data.get("penalty_by") is None:
+            self.add_error("penalty_by", "Who exposed the card, or led or played out of turn?")
+        elif data.get("penalty_by") is not None and not data.get("penalty"):
+            self.add_error("penalty", "Choose what the defender did, or clear who did it.")
+
+    def revokes(self, data: Mapping[str, Any]) -> tuple[Player, ...]:
+        return tuple(p for p in (data.get(name) for name in REVOKE_FIELDS) if p is not None)
+
     def _clean_trump(self, contract: scoring.Contract, data: dict[str, Any]) -> None:
         kind = self._trump_kind(contract)
         trump = data.get("trump") or ""
@@ -369,10 +429,13 @@ class HandForm(forms.Form):
             declarer=data.get("declarer"),
             partner=data.get("partner"),
             tricks=data.get("tricks"),
-            revoke_by=data.get("revoke_by"),
+            revokes=self.revokes(data),
             last_trick_by=data.get("last_trick_by"),
             trump=data.get("trump") or "",
             notes=data.get("notes") or "",
+            penalty=data.get("penalty") or "",
+            penalty_by=data.get("penalty_by"),
+            turned_suit=data.get("turned_suit") or "",
         )
         try:
             self.scored = hand_service.score_entry(self.table, entry, self.rules)
@@ -389,6 +452,8 @@ class HandForm(forms.Form):
             return ""
         if self.entry.contract == scoring.ALL_PASSED:
             return ALL_PASSED_LABELS[self.rules.all_passed].split(":")[0]
+        if self.entry.contract == scoring.MISDEAL:
+            return "Cards wrongly dealt"
         text = scoring.Contract(self.entry.contract).display_name
         if self.entry.trump:
             text += f" {scoring.Trump(self.entry.trump).symbol}"
@@ -401,9 +466,12 @@ class HandForm(forms.Form):
         text = self.scored.result.summary
         if self.entry.last_trick_by is not None:
             text += f": {self.entry.last_trick_by.name} took the last trick"
-        if self.entry.revoke_by is not None:
-            text += f"; {self.entry.revoke_by.name} revoked"
-        return text
+        words = rulings_text(
+            [p.name for p in self.entry.all_revokes],
+            self.entry.penalty,
+            self.entry.penalty_by.name if self.entry.penalty_by else None,
+        )
+        return f"{text}; {words}" if words else text
 
     def preview(self) -> Preview:
         if self.current_contract() == NO_CONTRACT:
@@ -503,7 +571,10 @@ def edit_hand_form(hand: Hand, data: Mapping[str, Any] | None = None) -> EditHan
         "declarer": pk(hand.declarer),
         "partner": pk(hand.partner),
         "tricks": hand.tricks,
-        "revoke_by": pk(hand.revoke_by),
+        **{name: pk(p) for name, p in zip(REVOKE_FIELDS, revoke_players(hand), strict=False)},
+        "penalty": hand.penalty,
+        "penalty_by": pk(hand.penalty_by),
+        "turned_suit": hand.turned_suit,
         "last_trick_by": pk(hand.last_trick_by),
         "dealer": pk(hand.dealer),
         "notes": hand.notes,

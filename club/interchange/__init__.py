@@ -1,12 +1,14 @@
-"""The club data file, `solo-whist-club` version 1 (shared/INTERCHANGE.md): export, import, paper
-sheets typed in as CSV, and the JSON Schema of the format.
+"""The club data file, `solo-whist-club` version 2 (docs/data-file.md; version 1, which still
+reads as it always did, is shared/INTERCHANGE.md): export, import, paper sheets typed in as CSV,
+and the JSON Schemas of the format.
 
 - `document`: reading a file into checked, plain data (no database), every problem with where it is;
 - `export`: a club, season or night as the document;
 - `importer`: writing a checked document into a new or an existing club, all or nothing, every hand
   scored by the same service code as the table page;
 - `csv_sheets`: the paper-sheet layout, turned into the same document;
-- `schema.json`: the JSON Schema (draft 2020-12), served at /schema/solo-whist-club-v1.json.
+- `schema-v1.json`, `schema-v2.json`: the JSON Schemas (draft 2020-12), served at
+  /schema/solo-whist-club-v1.json and -v2.json.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ from __future__ import annotations
 from pathlib import Path
 
 FORMAT = "solo-whist-club"
-VERSION = 1
+VERSION = 2  # what export writes
+VERSIONS = (1, 2)  # what import reads
 # Refused before parsing: a file this size or larger is not a club's record.
 MAX_BYTES = 50 * 1024 * 1024
 MAX_MB = MAX_BYTES // (1024 * 1024)
-SCHEMA_PATH = Path(__file__).with_name("schema.json")
+SCHEMA_PATHS = {v: Path(__file__).with_name(f"schema-v{v}.json") for v in VERSIONS}
+SCHEMA_PATH = SCHEMA_PATHS[VERSION]

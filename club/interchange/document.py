@@ -20,12 +20,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import scoring
-from club.interchange import FORMAT, MAX_BYTES, MAX_MB, VERSION
+from club.interchange import FORMAT, MAX_BYTES, MAX_MB, VERSION, VERSIONS
 from club.names import name_key, normalise_name
 
 UNITS = ("pence", "cents", "points")
 TRUMPS = tuple(t.value for t in scoring.Trump)
-CONTRACT_KEYS = (*(c.value for c in scoring.Contract), scoring.ALL_PASSED)
+CONTRACT_KEYS_V1 = (*(c.value for c in scoring.Contract), scoring.ALL_PASSED)
+CONTRACT_KEYS = (*CONTRACT_KEYS_V1, scoring.MISDEAL)
+PENALTIES = tuple(p.value for p in scoring.Penalty)
+SUITS = tuple(t.value for t in scoring.contracts.SUITS)
 SLUG = re.compile(r"^[-a-zA-Z0-9_]+$")
 
 TOP_KEYS = ("format", "version", "exported_at", "club", "players", "rule_sets", "seasons", "nights")
@@ -49,6 +52,11 @@ HAND_KEYS = (
     "notes",
     "amounts",
 )
+# Version 2: several revokes, a penalty against a misère, the suit turned up.
+HAND_KEYS_V2 = (*HAND_KEYS, "revokes", "penalty", "penalty_by", "turned_suit")
+# Version 2's rule-set options, which a version-1 file cannot hold.
+RULES_KEYS_V2 = ("stake_unit", "redeal_by", "record_turned_suit", "abundance_in_turned_suit")
+NO_EXTRA_TRICKS = tuple(c.value for c in scoring.Contract if not c.info.counts_extra_tricks)
 
 
 @dataclass(frozen=True)
@@ -114,11 +122,14 @@ class HandData:
     partner: str | None
     trump: str
     tricks: int | None
-    revoke_by: str | None
+    revokes: list[str]  # every revoke, in the order found
     last_trick_by: str | None
     notes: str
     amounts: dict[str, int] | None
     where: str = ""
+    penalty: str = ""
+    penalty_by: str | None = None
+    turned_suit: str = ""
 
 
 @dataclass
@@ -299,6 +310,7 @@ class _Reader:
         # Every rule set the file names, valid or not: a season under a refused one is not
         # reported again.
         self.rule_set_names: set[str] = set()
+        self.version = VERSION
 
     def problem(self, where: str, message: str) -> None:
         self.problems.append(Problem(where, message))
@@ -315,7 +327,8 @@ class _Reader:
         if unknown:
             noun = "key" if len(unknown) == 1 else "keys"
             self.problem(
-                where, f"unknown {noun} {_keys(unknown)} (version {VERSION} has {_keys(keys)})"
+                where,
+                f"unknown {noun} {_keys(unknown)} (version {self.version} has {_keys(keys)})",
             )
         for key in required:
             if key not in value:
@@ -396,13 +409,16 @@ class _Reader:
                 "", f"This is not a club data file: its format is {found}, not '{FORMAT}'."
             )
             return None
-        if value.get("version") != VERSION:
+        version = value.get("version")
+        if isinstance(version, bool) or version not in VERSIONS:
+            readable = " and ".join(str(v) for v in VERSIONS)
             self.problem(
                 "",
-                f"This file is version {shown(value.get('version'))} of the club data file; "
-                f"this app reads version {VERSION}.",
+                f"This file is version {shown(version)} of the club data file; "
+                f"this app reads versions {readable}.",
             )
             return None
+        self.version = version
         self.obj(value, "file", TOP_KEYS, ("format", "version", "club"))
         club = self.club(value.get("club"))
         players = self.players(self.array(value.get("players"), "file", "players"))
@@ -497,6 +513,16 @@ class _Reader:
         if not isinstance(raw, dict):
             self.problem(where, "'rules' must be an object, as scoring.RuleSet.to_dict() writes")
             return None
+        if self.version == 1:
+            later = [k for k in RULES_KEYS_V2 if k in raw]
+            if later:
+                self.problem(
+                    where,
+                    f"'rules' holds {_keys(later)}, which version 1 does not have: write the "
+                    "file as version 2",
+                )
+                return None
+            raw = _as_version_1_meant(raw)
         try:
             rules = scoring.RuleSet.from_dict({"name": name or "rules", **raw})
         except scoring.InvalidRuleSet as error:
@@ -671,7 +697,8 @@ class _Reader:
     def hand(self, value: Any, table: TableData, index: tuple[int, int, int]) -> HandData | None:
         expected = index[2] + 1
         where = self.at_row(f"{table.label}, hand {expected}", index)
-        data = self.obj(value, where, HAND_KEYS, ("number", "contract"))
+        keys = HAND_KEYS if self.version == 1 else HAND_KEYS_V2
+        data = self.obj(value, where, keys, ("number", "contract"))
         if data is None:
             return None
         number = self.integer(data, "number", where, low=1, high=32767)
@@ -693,10 +720,10 @@ class _Reader:
         if sitting_out is not None and len(seats) != 5:
             self.problem(where, "only a table of 5 has a player sitting out")
         contract = data.get("contract")
-        if contract not in CONTRACT_KEYS:
-            self.problem(
-                where, f"'contract' {shown(contract)} is not one of {_keys(CONTRACT_KEYS)}"
-            )
+        contracts = CONTRACT_KEYS_V1 if self.version == 1 else CONTRACT_KEYS
+        if not isinstance(contract, str) or contract not in contracts:
+            self.problem(where, f"'contract' {shown(contract)} is not one of {_keys(contracts)}")
+            contract = None
         trump = data.get("trump")
         if trump is not None and trump not in TRUMPS:
             self.problem(where, f"'trump' {shown(trump)} is not one of {_keys(TRUMPS)}")
@@ -713,9 +740,12 @@ class _Reader:
         amounts = self.amounts(data.get("amounts"), where, seats) if "amounts" in data else None
         names = {
             key: self.name(data, key, where, seats)
-            for key in ("declarer", "partner", "revoke_by", "last_trick_by")
+            for key in ("declarer", "partner", "revoke_by", "last_trick_by", "penalty_by")
         }
-        if dealer is None or number is None or contract not in CONTRACT_KEYS:
+        revokes = self.revokes(data, where, seats, names["revoke_by"])
+        penalty = self.choice(data, "penalty", where, PENALTIES)
+        turned_suit = self.choice(data, "turned_suit", where, SUITS)
+        if dealer is None or number is None or contract is None:
             return None
         return HandData(
             number=number,
@@ -726,12 +756,46 @@ class _Reader:
             partner=names["partner"],
             trump=trump or "",
             tricks=tricks,
-            revoke_by=names["revoke_by"],
+            revokes=revokes,
             last_trick_by=names["last_trick_by"],
             notes=notes,
             amounts=amounts,
             where=where,
+            penalty=penalty,
+            penalty_by=names["penalty_by"],
+            turned_suit=turned_suit,
         )
+
+    def revokes(
+        self, data: dict[str, Any], where: str, seats: list[str], one: str | None
+    ) -> list[str]:
+        """Every revoke: version 2's list, or the one `revoke_by` names."""
+        value = data.get("revokes")
+        if value is None:
+            return [one] if one is not None else []
+        if data.get("revoke_by") is not None:
+            self.problem(where, "give 'revoke_by' (one revoke) or 'revokes' (every one), not both")
+            return []
+        if not isinstance(value, list) or len(value) > scoring.TRICKS_IN_HAND:
+            self.problem(where, "'revokes' must list who revoked, a name a revoke")
+            return []
+        found = []
+        for name in value:
+            player = self.names.get(name_key(name)) if isinstance(name, str) else None
+            if player is None or player not in seats:
+                self.problem(where, f"'revokes' names {shown(name)}, who is not at this table")
+                continue
+            found.append(player)
+        return found
+
+    def choice(self, data: dict[str, Any], key: str, where: str, keys: tuple[str, ...]) -> str:
+        value = data.get(key)
+        if value is None or value == "":
+            return ""
+        if not isinstance(value, str) or value not in keys:
+            self.problem(where, f"'{key}' {shown(value)} is not one of {_keys(keys)}")
+            return ""
+        return value
 
     def amounts(self, value: Any, where: str, seats: list[str]) -> dict[str, int] | None:
         if value is None:
@@ -752,6 +816,21 @@ class _Reader:
                 continue
             amounts[found] = amount
         return amounts
+
+
+def _as_version_1_meant(raw: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 let a rule set give over- and under-trick values to misère, open misère and
+    abundance declared, which the scoring core always ignored: read as 0, they mean what they
+    always meant, and the core (which now refuses them) takes the rules."""
+    stakes = raw.get("stakes")
+    if not isinstance(stakes, dict):
+        return raw
+    cleared = dict(stakes)
+    for key in NO_EXTRA_TRICKS:
+        stake = stakes.get(key)
+        if isinstance(stake, dict):
+            cleared[key] = {**stake, "over": 0, "under": 0}
+    return {**raw, "stakes": cleared}
 
 
 def _without_name(data: dict[str, Any]) -> dict[str, Any]:

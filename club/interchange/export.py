@@ -20,7 +20,18 @@ from django.utils import timezone
 import scoring
 from club.interchange import FORMAT, VERSION
 from club.interchange.document import without_name
-from club.models import Club, Hand, Night, Player, RuleSet, ScoreLine, Season, Seat, Table
+from club.models import (
+    Club,
+    Hand,
+    Night,
+    Player,
+    Revoke,
+    RuleSet,
+    ScoreLine,
+    Season,
+    Seat,
+    Table,
+)
 from club.models.tournaments import Tournament
 
 
@@ -115,10 +126,19 @@ def export_document(
         "partner_id",
         "trump",
         "tricks",
-        "revoke_by_id",
         "last_trick_by_id",
         "notes",
+        "penalty",
+        "penalty_by_id",
+        "turned_suit",
     )
+    revokes: dict[int, list[int]] = defaultdict(list)
+    for hand_id, player_id in (
+        Revoke.objects.filter(hand__table__night_id__in=night_ids)
+        .order_by("hand_id", "position")
+        .values_list("hand_id", "player_id")
+    ):
+        revokes[hand_id].append(player_id)
     for row in (
         Hand.objects.filter(table__night_id__in=night_ids)
         .order_by("table_id", "number")
@@ -141,7 +161,10 @@ def export_document(
             partner=name(hand["partner_id"]),
             trump=hand["trump"] or None,
             tricks=hand["tricks"],
-            revoke_by=name(hand["revoke_by_id"]),
+            revokes=[names[p] for p in revokes.get(hand["pk"], [])],
+            penalty=hand["penalty"] or None,
+            penalty_by=name(hand["penalty_by_id"]),
+            turned_suit=hand["turned_suit"] or None,
             last_trick_by=name(hand["last_trick_by_id"]),
             notes=hand["notes"],
             amounts={names[p]: lines[p] for p in seated if p in lines},

@@ -42,6 +42,7 @@ from club.models import (
     Night,
     NightTotal,
     Player,
+    Revoke,
     RuleSet,
     ScoreLine,
     Season,
@@ -52,7 +53,13 @@ from club.models.audit import night_label
 from club.models.tournaments import Entry, Tournament
 from club.names import name_key
 from club.services import grades
-from club.services.hands import HandEntry, apply_result, score_entry, score_lines_for
+from club.services.hands import (
+    HandEntry,
+    apply_result,
+    revoke_rows,
+    score_entry,
+    score_lines_for,
+)
 
 UNIT_SETTINGS: dict[str, dict[str, Any]] = {
     "pence": {"unit_kind": Club.UnitKind.MONEY, "currency_symbol": "£", "minor_units": 100},
@@ -433,11 +440,15 @@ class _Writer:
             )
         }
         lines: list[ScoreLine] = []
+        revokes: list[Revoke] = []
         for hand in hands:
             hand.pk = ids[(hand.table_id, hand.number)]
             hand._state.adding = False
             lines.extend(score_lines_for(hand, hand._scored))  # type: ignore[attr-defined]
+            revokes.extend(revoke_rows(hand, hand._scored.entry))  # type: ignore[attr-defined]
         insert_rows(ScoreLine, lines, self.now)
+        if revokes:
+            insert_rows(Revoke, revokes, self.now)
         if data.is_tournament:
             self.tournament(club, night, data, tables, seated)
         self.summary.nights.append(data.label)
@@ -468,10 +479,13 @@ class _Writer:
                 declarer=player(data_hand.declarer),
                 partner=player(data_hand.partner),
                 tricks=data_hand.tricks,
-                revoke_by=player(data_hand.revoke_by),
+                revokes=tuple(players[name_key(n)] for n in data_hand.revokes),
                 last_trick_by=player(data_hand.last_trick_by),
                 trump=data_hand.trump,
                 notes=data_hand.notes,
+                penalty=data_hand.penalty,
+                penalty_by=player(data_hand.penalty_by),
+                turned_suit=data_hand.turned_suit,
             )
             try:
                 scored = score_entry(table, entry, rules, seats=seated)

@@ -1,7 +1,7 @@
 from club.models.audit import AuditEvent
 from club.models.clubs import Club, Membership, Player, Role
 from club.models.grades import Grade, GradeLine, GradeNight, GradeOptOut, GradeSettings
-from club.models.hands import Hand, ScoreLine
+from club.models.hands import Hand, Revoke, ScoreLine
 from club.models.invitations import Invitation
 from club.models.ledger import Debt, Delivery, Netting, PlayerClaim, Publication, Settlement
 from club.models.nights import Night, Seat, Table
@@ -33,6 +33,7 @@ __all__ = [
     "Player",
     "PlayerClaim",
     "Publication",
+    "Revoke",
     "Role",
     "RuleSet",
     "ScoreLine",

@@ -8,8 +8,14 @@ import scoring
 
 CONTRACT_CHOICES = [(c.value, c.display_name) for c in scoring.Contract] + [
     (scoring.ALL_PASSED, "All passed"),
+    (scoring.MISDEAL, "Cards wrongly dealt"),
 ]
 TRUMP_CHOICES = [(t.value, t.display_name) for t in scoring.Trump]
+SUIT_CHOICES = [(t.value, t.display_name) for t in scoring.contracts.SUITS]
+PENALTY_CHOICES = [(p.value, p.display_name) for p in scoring.Penalty]
+OUTCOME_CHOICES = [(o.value, o.value.replace("_", " ")) for o in scoring.Outcome]
+# Keys of hands with no contract played: nobody declared, nobody counted tricks.
+NO_CONTRACT = (scoring.ALL_PASSED, scoring.MISDEAL)
 
 
 class Hand(models.Model):
@@ -43,9 +49,18 @@ class Hand(models.Model):
     )
     trump = models.CharField(max_length=10, choices=TRUMP_CHOICES, blank=True)
     tricks = models.PositiveSmallIntegerField(null=True, blank=True)
-    revoke_by = models.ForeignKey(
+    # The revokes are rows of their own (Revoke), one a revoke, in the order found.
+    # Against a misère: an exposed card, a lead or a play out of turn by a defender, on which the
+    # caller claimed the stakes (001).
+    penalty = models.CharField(max_length=20, choices=PENALTY_CHOICES, blank=True)
+    penalty_by = models.ForeignKey(
         "club.Player", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
+    turned_suit = models.CharField(
+        max_length=10, choices=SUIT_CHOICES, blank=True, help_text="The suit the dealer turned up."
+    )
+    # The scoring core's outcome: played, all passed, void (revokes on both sides) or misdeal.
+    outcome = models.CharField(max_length=12, choices=OUTCOME_CHOICES, default="played")
     last_trick_by = models.ForeignKey(
         "club.Player",
         on_delete=models.PROTECT,
@@ -96,9 +111,19 @@ class Hand(models.Model):
                 condition=Q(tricks__isnull=True) | Q(tricks__lte=13), name="hand_tricks_0_to_13"
             ),
             models.CheckConstraint(
-                condition=Q(contract=scoring.ALL_PASSED)
-                | (Q(declarer__isnull=False) & Q(tricks__isnull=False)),
+                condition=Q(contract__in=NO_CONTRACT)
+                | (Q(declarer__isnull=False) & (Q(tricks__isnull=False) | ~Q(penalty=""))),
                 name="hand_contract_has_declarer_and_tricks",
+            ),
+            models.CheckConstraint(
+                condition=(Q(penalty="") & Q(penalty_by__isnull=True))
+                | (~Q(penalty="") & Q(penalty_by__isnull=False)),
+                name="hand_penalty_has_its_offender",
+            ),
+            models.CheckConstraint(
+                condition=~Q(contract__in=NO_CONTRACT)
+                | (Q(declarer__isnull=True) & Q(tricks__isnull=True) & Q(penalty="")),
+                name="hand_no_contract_no_declarer",
             ),
             models.CheckConstraint(
                 condition=Q(partner__isnull=True)
@@ -109,6 +134,26 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"Hand {self.number} ({self.get_contract_display()})"
+
+
+class Revoke(models.Model):
+    """One revoke in a hand (001: "The penalty for every revoke is the loss of three tricks"): a
+    hand may have several, a player may revoke twice; `position` keeps the order they were found,
+    which decides who pays an odd unit when the offenders share a side's stakes."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="revokes")
+    position = models.PositiveSmallIntegerField()
+    player = models.ForeignKey("club.Player", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["hand", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "position"], name="revoke_position_unique"),
+            models.CheckConstraint(condition=Q(position__lte=12), name="revoke_position_0_to_12"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Revoke by {self.player} in hand {self.hand_id}"
 
 
 class ScoreLine(models.Model):

@@ -129,15 +129,21 @@ FIELD_LABELS = {
     "declarer": "Declarer",
     "partner": "Partner",
     "tricks": "Tricks",
-    "revoke_by": "Revoke by",
+    "revokes": "Revokes",
+    "penalty": "Penalty",
+    "penalty_by": "Penalty by",
+    "turned_suit": "Suit turned up",
+    "outcome": "Outcome",
     "last_trick_by": "Last trick by",
     "trump": "Trumps",
     "notes": "Notes",
 }
 CONTRACT_NAMES = {c.value: c.display_name for c in scoring.Contract} | {
-    scoring.ALL_PASSED: "All passed"
+    scoring.ALL_PASSED: "All passed",
+    scoring.MISDEAL: "Cards wrongly dealt",
 }
 TRUMP_NAMES = {t.value: t.display_name for t in scoring.Trump}
+PENALTY_NAMES = {p.value: p.display_name for p in scoring.Penalty}
 
 
 @dataclass(frozen=True)
@@ -161,8 +167,14 @@ def _readable(key: str, value: Any) -> str | None:
         return None
     if key == "contract":
         return CONTRACT_NAMES.get(value, str(value))
-    if key == "trump":
+    if key in ("trump", "turned_suit"):
         return TRUMP_NAMES.get(value, str(value))
+    if key == "revokes":
+        return ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+    if key == "penalty":
+        return PENALTY_NAMES.get(value, str(value))
+    if key == "outcome":
+        return None if value in ("played", "all_passed") else str(value)  # said by the contract
     return str(value)
 
 

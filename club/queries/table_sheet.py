@@ -2,8 +2,8 @@
 total, and the totals at the foot, like the paper sheet it replaces.
 
 A fixed number of queries whatever the number of hands: the seats (one, skipped when already
-prefetched), the hands with every player they name (one), this table's score lines (one, grouped by
-hand in Python) and the totals per player (one SQL aggregate).
+prefetched), the hands with every player they name (one), their revokes (one), this table's score
+lines (one, grouped by hand in Python) and the totals per player (one SQL aggregate).
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from django.db.models import Prefetch, Sum, prefetch_related_objects
 
 import scoring
-from club.models import Hand, Player, ScoreLine, Seat, Table
+from club.models import Hand, Player, Revoke, ScoreLine, Seat, Table
+from club.models.hands import NO_CONTRACT
+from club.queries.rulings import rulings_text
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class SheetRow:
     hand: Hand
     cells: list[Cell]  # one per seat, in seat order
     result: str  # "Made, 2 over", "Failed, 1 under", "All passed: redeal", ...
+    rulings: str = ""  # "Revokes: Ann and Cat", "Bob exposed a card: the stakes are claimed"
 
     @property
     def contract(self) -> str:
@@ -77,18 +80,47 @@ def prefetch_seats(table: Table) -> Table:
 
 def result_text(hand: Hand, rules: scoring.RuleSet) -> str:
     """The result as the sheet writes it, in the scoring core's words."""
+    played = hand.contract not in NO_CONTRACT
     result = scoring.Result(
-        contract=None if hand.contract == scoring.ALL_PASSED else scoring.Contract(hand.contract),
+        contract=scoring.Contract(hand.contract) if played else None,
         made=bool(hand.made),
         over_tricks=hand.over_tricks,
         under_tricks=hand.under_tricks,
         amounts={},
         all_passed=rules.all_passed,
+        # No "(revoke)" or "(penalty)" here: the rulings beside the result name who and what.
+        outcome=scoring.Outcome(hand.outcome),
     )
     text = result.summary
     if hand.last_trick_by is not None:
         text += f": {hand.last_trick_by.name} took the last trick"
     return text
+
+
+def _revokers(hand: Hand) -> list[str]:
+    """The names of the hand's revokes, in the order found: from the revokes prefetched with the
+    hands (REVOKES), never a query of their own."""
+    cached = getattr(hand, "_prefetched_objects_cache", {}).get("revokes")
+    return [] if cached is None else [r.player.name for r in cached]
+
+
+def hand_rulings(hand: Hand) -> str:
+    """The hand's rulings in words: its revokes and any penalty against a misère."""
+    return rulings_text(
+        _revokers(hand), hand.penalty, hand.penalty_by.name if hand.penalty_by else None
+    )
+
+
+REVOKES = Prefetch("revokes", queryset=Revoke.objects.select_related("player"))
+HAND_PLAYERS = (
+    "rule_set",
+    "dealer",
+    "sitting_out",
+    "declarer",
+    "partner",
+    "penalty_by",
+    "last_trick_by",
+)
 
 
 def table_sheet(table: Table) -> TableSheet:
@@ -104,14 +136,10 @@ def table_sheets(tables: Sequence[Table]) -> dict[int, TableSheet]:
             missing, Prefetch("seats", queryset=Seat.objects.select_related("player"))
         )
     hands_by_table: dict[int, list[Hand]] = {t.pk: [] for t in tables}
-    hands = Hand.objects.filter(table__in=[t.pk for t in tables]).select_related(
-        "rule_set",
-        "dealer",
-        "sitting_out",
-        "declarer",
-        "partner",
-        "revoke_by",
-        "last_trick_by",
+    hands = (
+        Hand.objects.filter(table__in=[t.pk for t in tables])
+        .select_related(*HAND_PLAYERS)
+        .prefetch_related(REVOKES)
     )
     for hand in hands.order_by("table_id", "number"):
         hands_by_table[hand.table_id].append(hand)
@@ -147,7 +175,14 @@ def table_sheets(tables: Sequence[Table]) -> dict[int, TableSheet]:
                 amount = amounts.get(player.pk)
                 running[player.pk] += amount or 0
                 cells.append(Cell(amount=amount, running=running[player.pk]))
-            rows.append(SheetRow(hand=hand, cells=cells, result=result_text(hand, rules)))
+            rows.append(
+                SheetRow(
+                    hand=hand,
+                    cells=cells,
+                    result=result_text(hand, rules),
+                    rulings=hand_rulings(hand),
+                )
+            )
         totals = [sums.get((table.pk, p.pk), 0) for p in seats]
         sheets[table.pk] = TableSheet(seats=seats, rows=rows, totals=totals)
     return sheets

@@ -13,9 +13,27 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 import scoring
-from club.models import Club, Hand, Membership, Night, Player, Role, ScoreLine, Season, Seat, Table
+from club.models import (
+    Club,
+    Hand,
+    Membership,
+    Night,
+    Player,
+    Revoke,
+    Role,
+    ScoreLine,
+    Season,
+    Seat,
+    Table,
+)
 from club.names import name_key
-from club.services.hands import HandEntry, apply_result, score_entry, score_lines_for
+from club.services.hands import (
+    HandEntry,
+    apply_result,
+    revoke_rows,
+    score_entry,
+    score_lines_for,
+)
 from club.services.setup import rule_set_from_preset
 
 PLAYER_NAMES = [
@@ -171,9 +189,12 @@ def _seed_night(
                 break
             hands.append(hand)
     Hand.objects.bulk_create(hands, batch_size=2000)
+    revokes = []
     for hand in hands:
         lines.extend(score_lines_for(hand, hand._scored))  # type: ignore[attr-defined]
+        revokes.extend(revoke_rows(hand, hand._scored.entry))  # type: ignore[attr-defined]
     ScoreLine.objects.bulk_create(lines, batch_size=5000)
+    Revoke.objects.bulk_create(revokes, batch_size=5000)
     return len(hands), len(lines)
 
 

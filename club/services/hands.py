@@ -12,7 +12,17 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 import scoring
-from club.models import AuditEvent, Hand, Night, Player, ScoreLine, Season, Table, TableLink
+from club.models import (
+    AuditEvent,
+    Hand,
+    Night,
+    Player,
+    Revoke,
+    ScoreLine,
+    Season,
+    Table,
+    TableLink,
+)
 from club.services import grades, publish
 from club.services.ladder import ladder_amounts
 from club.services.locks import NightGone, lock_night
@@ -48,10 +58,34 @@ class HandEntry:
     declarer: Player | None = None
     partner: Player | None = None
     tricks: int | None = None
-    revoke_by: Player | None = None
+    revoke_by: Player | None = None  # the one revoke, when there was one
     last_trick_by: Player | None = None
     trump: str = ""
     notes: str = ""
+    revokes: tuple[Player, ...] = ()  # every revoke, in the order found, when several
+    penalty: str = ""  # against a misère: scoring.Penalty's key
+    penalty_by: Player | None = None
+    turned_suit: str = ""
+
+    @property
+    def all_revokes(self) -> tuple[Player, ...]:
+        return (self.revoke_by,) if self.revoke_by is not None else tuple(self.revokes)
+
+    def core_hand(self, players: tuple[str | None, ...]) -> scoring.Hand:
+        """The hand as the scoring core reads it, with players named by key."""
+        return scoring.Hand(
+            players=players,
+            contract=self.contract,
+            declarer=_key(self.declarer),
+            partner=_key(self.partner),
+            tricks=self.tricks,
+            last_trick_by=_key(self.last_trick_by),
+            revokes=tuple(_key(p) for p in self.all_revokes),
+            penalty=self.penalty or None,
+            penalty_by=_key(self.penalty_by),
+            trump=self.trump or None,
+            turned_suit=self.turned_suit or None,
+        )
 
 
 @dataclass(frozen=True)
@@ -108,20 +142,13 @@ def score_entry(
     for role, who in (
         ("declarer", entry.declarer),
         ("partner", entry.partner),
-        ("player who revoked", entry.revoke_by),
+        *(("player who revoked", p) for p in entry.all_revokes),
+        ("player who incurred the penalty", entry.penalty_by),
         ("player who took the last trick", entry.last_trick_by),
     ):
         if who is not None and sitting_out is not None and who.pk == sitting_out.pk:
             raise scoring.InvalidHand(f"{who} sits out this hand, so cannot be the {role}")
-    hand = scoring.Hand(
-        players=tuple(_key(p) for p in players),
-        contract=entry.contract,
-        declarer=_key(entry.declarer),
-        partner=_key(entry.partner),
-        tricks=entry.tricks,
-        revoke_by=_key(entry.revoke_by),
-        last_trick_by=_key(entry.last_trick_by),
-    )
+    hand = entry.core_hand(tuple(_key(p) for p in players))
     names = {_key(p): str(p) for p in seats}
     try:
         result = scoring.score_hand(hand, rules)
@@ -138,14 +165,20 @@ def next_hand(table: Table) -> dict[str, Any]:
     """Defaults for the next hand at the table: number, dealer, who sits out, rotating trump."""
     seats = seated_players(table)
     rules = table.night.season.rule_set.rules
-    last = table.hands.order_by("-number").select_related("dealer").first()
+    last = table.hands.order_by("-number").select_related("dealer", "rule_set").first()
     number = 1 if last is None else last.number + 1
     if last is None:
         dealer = seats[table.first_dealer % len(seats)]
+    elif last.dealer_id not in {p.pk for p in seats}:
+        dealer = seats[0]  # the last dealer left the table: start again from the first seat
     else:
-        ids = [p.pk for p in seats]
-        position = ids.index(last.dealer_id) if last.dealer_id in ids else -1
-        dealer = seats[(position + 1) % len(seats)]
+        # The deal passes to the left, except that a deal which did not count (cards wrongly
+        # dealt, revokes on both sides) is dealt again by the same player where the rules say.
+        keys = [_key(p) for p in seats]
+        after = scoring.table.next_dealer_after(
+            keys, _key(last.dealer), last.outcome, last.rule_set.rules
+        )
+        dealer = seats[keys.index(after)]
     keys = [_key(p) for p in seats]
     out_key = scoring.table.sitting_out(keys, _key(dealer), rules)
     trump = scoring.table.trump_for(rules, number)
@@ -155,6 +188,15 @@ def next_hand(table: Table) -> dict[str, Any]:
         "sitting_out": next((p for p in seats if _key(p) == out_key), None),
         "trump": trump.value if trump else "",
     }
+
+
+def revoke_players(hand: Hand) -> list[Player]:
+    """The hand's revokes, in the order found (a player twice if he revoked twice): from what was
+    just written or prefetched when there is one, else one query."""
+    written = getattr(hand, "_revoke_players", None)
+    if written is not None:
+        return list(written)
+    return [r.player for r in hand.revokes.all().select_related("player")]
 
 
 def snapshot(hand: Hand) -> dict[str, Any]:
@@ -171,7 +213,11 @@ def snapshot(hand: Hand) -> dict[str, Any]:
         "declarer": name(hand.declarer),
         "partner": name(hand.partner),
         "tricks": hand.tricks,
-        "revoke_by": name(hand.revoke_by),
+        "revokes": [name(p) for p in revoke_players(hand)],
+        "penalty": hand.penalty,
+        "penalty_by": name(hand.penalty_by),
+        "turned_suit": hand.turned_suit,
+        "outcome": hand.outcome,
         "last_trick_by": name(hand.last_trick_by),
         "trump": hand.trump,
         "notes": hand.notes,
@@ -229,13 +275,30 @@ def apply_result(hand: Hand, scored: ScoredHand) -> None:
     hand.declarer = entry.declarer
     hand.partner = entry.partner
     hand.tricks = entry.tricks
-    hand.revoke_by = entry.revoke_by
     hand.last_trick_by = entry.last_trick_by
+    hand.penalty = entry.penalty
+    hand.penalty_by = entry.penalty_by
+    hand.turned_suit = entry.turned_suit
     hand.trump = entry.trump
     hand.notes = entry.notes
-    hand.made = None if result.contract is None else result.made
+    hand.outcome = result.kind.value
+    hand.made = result.made if result.kind is scoring.Outcome.PLAYED else None
     hand.over_tricks = result.over_tricks
     hand.under_tricks = result.under_tricks
+    hand._revoke_players = entry.all_revokes  # type: ignore[attr-defined]
+
+
+def revoke_rows(hand: Hand, entry: HandEntry) -> list[Revoke]:
+    """The unsaved revoke rows of a saved hand, in the order found (bulk writers insert these)."""
+    return [Revoke(hand=hand, position=i, player=p) for i, p in enumerate(entry.all_revokes)]
+
+
+def write_revokes(hand: Hand, entry: HandEntry, replace: bool = False) -> None:
+    """The hand's revoke rows, in the order found (after the hand is saved)."""
+    if replace:
+        hand.revokes.all().delete()
+    if entry.all_revokes:
+        Revoke.objects.bulk_create(revoke_rows(hand, entry))
 
 
 def _ladder_amounts(scored: ScoredHand, season: Season) -> dict[str, int]:
@@ -244,17 +307,8 @@ def _ladder_amounts(scored: ScoredHand, season: Season) -> dict[str, int]:
     has no ladder rule set."""
     if season.standings_rule_set_id is None:
         return scored.result.amounts
-    entry = scored.entry
-    return ladder_amounts(
-        season.standings_rule_set.rules,
-        [_key(p) for p in scored.players],
-        entry.contract,
-        _key(entry.declarer),
-        _key(entry.partner),
-        entry.tricks,
-        _key(entry.revoke_by),
-        _key(entry.last_trick_by),
-    )
+    hand = scored.entry.core_hand(tuple(_key(p) for p in scored.players))
+    return ladder_amounts(season.standings_rule_set.rules, hand)
 
 
 def score_lines_for(hand: Hand, scored: ScoredHand) -> list[ScoreLine]:
@@ -268,7 +322,7 @@ def score_lines_for(hand: Hand, scored: ScoredHand) -> list[ScoreLine]:
     night = hand.table.night
     points = _ladder_amounts(scored, night.season)
     entry = scored.entry
-    made = scored.result.contract is not None and scored.result.made
+    made = scored.result.kind is scoring.Outcome.PLAYED and scored.result.made
     side = {_key(entry.declarer): entry.partner, _key(entry.partner): entry.declarer}
     return [
         ScoreLine(
@@ -415,6 +469,7 @@ def record_hand(
                 next_number=number + 1,
             ) from None
         hand.resent = False  # type: ignore[attr-defined]
+        write_revokes(hand, entry)
         _write_lines(hand, scored)
         grades.hand_saved(hand)
         _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand), via)
@@ -452,6 +507,8 @@ def update_hand(
         current.version = F("version") + 1
         current.save()
         current.refresh_from_db()
+        current._revoke_players = entry.all_revokes  # type: ignore[attr-defined]
+        write_revokes(current, entry, replace=True)
         current.score_lines.all().delete()
         _write_lines(current, scored)
         grades.hand_saved(current)

@@ -9,7 +9,7 @@ points into the night totals.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import replace
 
 from django.db import transaction
 from django.db.models import F
@@ -20,28 +20,11 @@ from club.models import Hand, ScoreLine, Season
 BATCH = 2000
 
 
-def ladder_amounts(
-    rules: scoring.RuleSet,
-    players: Sequence[str],
-    contract: str,
-    declarer: str | None,
-    partner: str | None,
-    tricks: int | None,
-    revoke_by: str | None,
-    last_trick_by: str | None,
-) -> dict[str, int]:
-    """What each player (by key) scores on the hand under the ladder's rules."""
-    hand = scoring.Hand(
-        players=tuple(players),
-        contract=contract,
-        declarer=declarer,
-        partner=partner,
-        tricks=tricks,
-        revoke_by=revoke_by,
-        last_trick_by=last_trick_by,
-    )
+def ladder_amounts(rules: scoring.RuleSet, hand: scoring.Hand) -> dict[str, int]:
+    """What each player (by key) scores on the hand under the ladder's rules. The turned suit is
+    left out: it checks what was called, which the night's own rules did already."""
     try:
-        return scoring.score_hand(hand, rules).amounts
+        return scoring.score_hand(replace(hand, turned_suit=None), rules).amounts
     except scoring.InvalidHand:
         # Only an all-passed hand can be valid under one rule set and not another (a general
         # misère needs whoever took the last trick): under the ladder's rules nobody scores.
@@ -66,21 +49,23 @@ def rescore_ladder(season: Season) -> int:
             Hand.objects.filter(score_lines__season=season)
             .distinct()
             .order_by("pk")
-            .prefetch_related("score_lines")
+            .prefetch_related("score_lines", "revokes")
         )
         pending: list[ScoreLine] = []
         for hand in hands.iterator(chunk_size=BATCH):
             lines = list(hand.score_lines.all())
-            amounts = ladder_amounts(
-                rules,
-                [str(line.player_id) for line in lines],
-                hand.contract,
-                _key(hand.declarer_id),
-                _key(hand.partner_id),
-                hand.tricks,
-                _key(hand.revoke_by_id),
-                _key(hand.last_trick_by_id),
+            core = scoring.Hand(
+                players=tuple(str(line.player_id) for line in lines),
+                contract=hand.contract,
+                declarer=_key(hand.declarer_id),
+                partner=_key(hand.partner_id),
+                tricks=hand.tricks,
+                last_trick_by=_key(hand.last_trick_by_id),
+                revokes=tuple(str(r.player_id) for r in hand.revokes.all()),
+                penalty=hand.penalty or None,
+                penalty_by=_key(hand.penalty_by_id),
             )
+            amounts = ladder_amounts(rules, core)
             for line in lines:
                 points = amounts.get(str(line.player_id), 0)
                 if line.points != points:

@@ -125,7 +125,7 @@ def _club_hand(request: HttpRequest, slug: str, hand_id: int, power: str) -> tup
             "dealer",
             "declarer",
             "partner",
-            "revoke_by",
+            "penalty_by",
             "last_trick_by",
         ),
         pk=hand_id,
@@ -147,7 +147,7 @@ def _hand_in_table(request: HttpRequest, table: Table) -> Hand | None:
 def _hand_at_table(table: Table, hand_id: int) -> Hand:
     hand = get_object_or_404(
         Hand.objects.select_related(
-            "rule_set", "dealer", "declarer", "partner", "revoke_by", "last_trick_by"
+            "rule_set", "dealer", "declarer", "partner", "penalty_by", "last_trick_by"
         ),
         pk=hand_id,
         table=table,

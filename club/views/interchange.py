@@ -17,7 +17,7 @@ from django.views.decorators.cache import cache_control
 from club import access
 from club.access import login_if_hidden
 from club.forms.interchange import ConfirmImportForm, ImportForm
-from club.interchange import SCHEMA_PATH, csv_sheets, document, staging
+from club.interchange import SCHEMA_PATHS, VERSIONS, csv_sheets, document, staging
 from club.interchange.export import export_text
 from club.interchange.importer import Summary, existing_for, import_document
 from club.models import Club, Night
@@ -129,9 +129,9 @@ def _done(summary: Summary, name: str) -> str:
 
 
 @cache_control(public=True, max_age=3600)
-def schema(request: HttpRequest) -> HttpResponse:
-    """The JSON Schema of the club data file, version 1, for other tools to validate against."""
-    return FileResponse(SCHEMA_PATH.open("rb"), content_type="application/schema+json")
+def schema(request: HttpRequest, version: int) -> HttpResponse:
+    """The JSON Schema of the club data file, for other tools to validate against."""
+    return FileResponse(SCHEMA_PATHS[version].open("rb"), content_type="application/schema+json")
 
 
 urlpatterns = [
@@ -141,4 +141,12 @@ urlpatterns = [
     path("setup/import/template.csv", csv_template, name="import_csv_template"),
     path("nights/<int:night_id>/export/", night_export, name="night_export"),
 ]
-schema_urlpatterns = [path("schema/solo-whist-club-v1.json", schema, name="interchange_schema")]
+schema_urlpatterns = [
+    path(
+        f"schema/solo-whist-club-v{version}.json",
+        schema,
+        {"version": version},
+        name="interchange_schema" if version == 1 else f"interchange_schema_v{version}",
+    )
+    for version in VERSIONS
+]

@@ -103,7 +103,13 @@ def _link_hand(route: TableRoute, hand_id: int) -> Hand | None:
     """A hand of this link's table only: another table's, night's or club's hand is not found."""
     hand = (
         Hand.objects.select_related(
-            "rule_set", "dealer", "sitting_out", "declarer", "partner", "revoke_by", "last_trick_by"
+            "rule_set",
+            "dealer",
+            "sitting_out",
+            "declarer",
+            "partner",
+            "penalty_by",
+            "last_trick_by",
         )
         .filter(pk=hand_id, table=route.table)
         .first()

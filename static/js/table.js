@@ -211,8 +211,9 @@
     }
     var text = label("contract");
     var who = [label("declarer"), label("partner")].filter(Boolean).join(" & ");
-    if (who && field(form, "contract").value !== "all_passed") text += " by " + who;
-    if (label("tricks") && field(form, "contract").value !== "all_passed") {
+    var played = ["all_passed", "misdeal"].indexOf(field(form, "contract").value) < 0;
+    if (who && played) text += " by " + who;
+    if (label("tricks") && played) {
       text += ", " + label("tricks") + " tricks";
     }
     return text;
@@ -221,6 +222,7 @@
   function missing(form) {
     var contract = field(form, "contract").value;
     if (!contract) return "Choose the contract (or All passed).";
+    if (contract === "misdeal") return "";
     if (contract === "all_passed") {
       var last = field(form, "last_trick_by");
       return last && !last.value ? "Who took the last trick?" : "";
@@ -229,7 +231,11 @@
     if (contract === "prop_cop" && field(form, "partner") && !field(form, "partner").value) {
       return "Prop & Cop needs a partner.";
     }
-    if (field(form, "tricks").value === "") return "Enter the tricks the declaring side won (0 to 13).";
+    var penalty = field(form, "penalty");
+    var claimed = penalty && !penalty.disabled && penalty.value;
+    if (field(form, "tricks").value === "" && !claimed) {
+      return "Enter the tricks the declaring side won (0 to 13).";
+    }
     return "";
   }
 
@@ -264,7 +270,8 @@
     var planEl = document.getElementById("entry-plan");
     var plan = planEl ? JSON.parse(planEl.textContent) : null;
     var hand = plan && plan.hands.filter(function (h) { return h.number === number; })[0];
-    ["contract", "declarer", "partner", "tricks", "revoke_by", "last_trick_by", "notes"].forEach(function (name) {
+    ["contract", "declarer", "partner", "tricks", "revoke_by", "second_revoke_by", "third_revoke_by",
+      "penalty", "penalty_by", "turned_suit", "last_trick_by", "notes"].forEach(function (name) {
       var input = field(form, name);
       if (input) input.value = "";
     });
@@ -275,7 +282,8 @@
       field(form, "dealer").value = hand.dealer;
       var trump = field(form, "trump");
       if (trump) trump.value = hand.trump;
-      ["declarer", "partner", "revoke_by", "last_trick_by"].forEach(function (name) {
+      ["declarer", "partner", "revoke_by", "second_revoke_by", "third_revoke_by", "penalty_by",
+        "last_trick_by"].forEach(function (name) {
         var select = field(form, name);
         if (!select) return;
         var blank = select.options[0] && !select.options[0].value ? select.options[0].cloneNode(true) : null;

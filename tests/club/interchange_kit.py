@@ -11,7 +11,7 @@ from typing import Any
 import jsonschema
 
 import scoring
-from club.interchange import SCHEMA_PATH
+from club.interchange import SCHEMA_PATHS
 from club.interchange.document import read
 from club.interchange.export import export_text
 from club.interchange.importer import import_document
@@ -21,14 +21,19 @@ from club.services import tournaments as tournament_services
 from club.services.hands import HandEntry, close_night, record_hand
 from club.services.setup import create_night, create_rule_set, delete_club, rule_set_from_preset
 
-SCHEMA = json.loads(SCHEMA_PATH.read_text())
-VALIDATOR = jsonschema.Draft202012Validator(
-    SCHEMA, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
-)
+VALIDATORS = {
+    version: jsonschema.Draft202012Validator(
+        json.loads(path.read_text()),
+        format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER,
+    )
+    for version, path in SCHEMA_PATHS.items()
+}
 
 
 def check_schema(document: dict[str, Any]) -> None:
-    errors = sorted(VALIDATOR.iter_errors(document), key=lambda e: list(e.path))
+    """The document against the schema of its own version."""
+    validator = VALIDATORS[document["version"]]
+    errors = sorted(validator.iter_errors(document), key=lambda e: list(e.path))
     assert not errors, [f"{list(e.path)}: {e.message}" for e in errors[:5]]
 
 

@@ -146,7 +146,10 @@ def test_not_utf8():
             {"format": "solo-whist-league"},
             "its format is \"solo-whist-league\", not 'solo-whist-club'",
         ),
-        ({"version": 2}, "This file is version 2 of the club data file; this app reads version 1."),
+        (
+            {"version": 3},
+            "This file is version 3 of the club data file; this app reads versions 1 and 2.",
+        ),
         ({"version": "1"}, 'This file is version "1"'),
     ],
 )
@@ -226,7 +229,7 @@ def test_a_hand_the_scoring_core_refuses():
 
 
 def test_a_rule_set_the_scoring_core_refuses():
-    document = sample()
+    document = sample() | {"version": 2}
     rules = scoring.preset("hoyle").to_dict()
     rules["stakes"]["misere"]["base"] = 3  # below a solo's 6
     document["rule_sets"] = [{"name": "Six, twelve and eighteen", "rules": rules}]
@@ -371,9 +374,10 @@ def test_into_a_club_matches_players_and_seasons_by_name(club, season, players, 
 
 def test_the_jsonschema_refuses_what_the_importer_refuses():
     """The published schema agrees with the importer on unknown keys and on types."""
-    from tests.club.interchange_kit import VALIDATOR
+    from tests.club.interchange_kit import VALIDATORS
 
     good = sample()
+    VALIDATOR = VALIDATORS[1]
     assert not list(VALIDATOR.iter_errors(good))
     for path, value in (
         (("colour",), "blue"),
@@ -381,6 +385,7 @@ def test_the_jsonschema_refuses_what_the_importer_refuses():
         (("nights", 0, "tables", 0, "hands", 0, "tricks"), 14),
         (("nights", 0, "tables", 0, "hands", 0, "trick"), 4),
         (("version",), 2),
+        (("nights", 0, "tables", 0, "hands", 0, "contract"), "misdeal"),  # version 2 only
     ):
         bad = copy.deepcopy(good)
         target = bad

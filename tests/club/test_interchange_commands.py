@@ -123,7 +123,7 @@ def test_import_into_an_existing_club(club, tmp_path):
     ("content", "message"),
     [
         (b"not json", "not valid JSON (line 1, column 1: Expecting value)"),
-        (b'{"format": "solo-whist-club", "version": 7}', "this app reads version 1"),
+        (b'{"format": "solo-whist-club", "version": 7}', "this app reads versions 1 and 2"),
     ],
 )
 def test_import_errors_go_to_standard_error_with_status_1(tmp_path, content, message):

@@ -117,8 +117,22 @@ def replaced(document: Any, path: tuple, new: Any) -> Any:
 
 
 def rich_sample() -> dict[str, Any]:
-    """The sample with a rule set written out in full, so its stakes get the wrong types too."""
+    """The sample as version 2, with a rule set written out in full (so its stakes get the wrong
+    types too) and a hand with every ruling version 2 records."""
     document = sample()
+    document["version"] = 2
+    hands = document["nights"][1]["tables"][0]["hands"]
+    hands[1].update(revokes=["Cat O'Neill", "Cat O'Neill"], turned_suit=None)
+    hands.append(
+        {
+            "number": 3,
+            "contract": "misere",
+            "declarer": "Ann Baxter",
+            "penalty": "exposed_card",
+            "penalty_by": "Dan Whitaker",
+        }
+    )
+    hands.append({"number": 4, "contract": "misdeal"})
     rules = scoring.preset("cents").to_dict()
     document["rule_sets"].append({"name": "Cents", "rules": rules})
     document["seasons"].append(

@@ -42,7 +42,7 @@ def test_rich_club_round_trip_is_exact(club, players, secretary):
     before = figures(club)
     document = export_document(club)
     contracts = {
-        (h["contract"], len(t["seats"]), h["revoke_by"] is not None)
+        (h["contract"], len(t["seats"]), bool(h["revokes"]))
         for n in document["nights"]
         for t in n["tables"]
         for h in t["hands"]

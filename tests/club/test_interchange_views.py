@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from club.interchange import MAX_BYTES, SCHEMA_PATH, csv_sheets, staging
+from club.interchange import MAX_BYTES, SCHEMA_PATHS, csv_sheets, staging
 from club.interchange.export import export_document
 from club.models import AuditEvent, Hand, Night, Player, Season
 from club.services import demo
@@ -292,10 +292,12 @@ def test_csv_template_downloads_and_imports(secretary, club, hoyle):
     }  # fmt: skip
 
 
-def test_the_schema_is_published_for_anyone(client):
-    response = client.get("/schema/solo-whist-club-v1.json")
+@pytest.mark.parametrize("version", [1, 2])
+def test_the_schema_of_each_version_is_published_for_anyone(client, version):
+    response = client.get(f"/schema/solo-whist-club-v{version}.json")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/schema+json"
-    body = b"".join(response.streaming_content)
-    assert json.loads(body) == json.loads(SCHEMA_PATH.read_text())
-    assert json.loads(body)["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    body = json.loads(b"".join(response.streaming_content))
+    assert body == json.loads(SCHEMA_PATHS[version].read_text())
+    assert body["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert body["properties"]["version"] == {"const": version}

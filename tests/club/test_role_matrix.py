@@ -49,6 +49,7 @@ WHO_MAY: dict[str, set[str]] = {
     "home": ANYONE,
     "password_reset": ANYONE,
     "interchange_schema": ANYONE,
+    "interchange_schema_v2": ANYONE,
     "service_worker": ANYONE,
     "invitations": SIGNED_IN,
     "invitation_accept": {"viewer"},

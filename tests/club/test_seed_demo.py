@@ -33,7 +33,7 @@ def test_seed_demo_creates_a_scored_season_with_logins(django_user_model):
                 declarer=str(hand.declarer_id),
                 partner=str(hand.partner_id) if hand.partner_id else None,
                 tricks=hand.tricks,
-                revoke_by=str(hand.revoke_by_id) if hand.revoke_by_id else None,
+                revokes=tuple(str(r.player_id) for r in hand.revokes.all()),
             ),
             rules,
         )

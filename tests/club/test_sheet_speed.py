@@ -41,8 +41,9 @@ def test_night_sheet_queries_do_not_grow_with_tables(
     client.force_login(secretary)
     url = reverse("night_sheet", args=[season.club.slug, night.pk])
     # The club, session, user, membership and night; then the night's tables, nets, every
-    # table's hands, score lines and totals (three, not three per table), and the season's rules.
-    with django_assert_max_num_queries(11):
+    # table's hands, their revokes, score lines and totals (four, not four per table), and the
+    # season's rules.
+    with django_assert_max_num_queries(12):
         response = client.get(url)
     assert response.status_code == 200
     text = _text(response)

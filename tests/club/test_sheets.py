@@ -88,7 +88,7 @@ def expected_rows(table, club: Club) -> list[str]:
                 declarer=hand.declarer.name if hand.declarer else None,
                 partner=hand.partner.name if hand.partner else None,
                 tricks=hand.tricks,
-                revoke_by=hand.revoke_by.name if hand.revoke_by else None,
+                revokes=tuple(r.player.name for r in hand.revokes.all()),
             ),
             rules,
         )
@@ -99,9 +99,10 @@ def expected_rows(table, club: Club) -> list[str]:
             contract += " " + scoring.Trump(hand.trump).symbol
         declaring = " & ".join(p.name for p in (hand.declarer, hand.partner) if p)
         tricks = "" if hand.tricks is None else str(hand.tricks)
-        summary = result.summary
-        if hand.revoke_by:  # the sheet names the player who revoked
-            summary = summary.replace(" (revoke)", f" (revoke: {hand.revoke_by.name})")
+        summary = result.summary.replace(" (revoke)", "")
+        revokers = [r.player.name for r in hand.revokes.all()]
+        if revokers:  # the sheet names the player who revoked
+            summary += f" (Revoke: {' and '.join(revokers)})"
         cells = []
         for p in seats:
             if p.pk in amounts:

@@ -708,8 +708,9 @@ def test_the_links_page_issues_a_fixed_number_of_queries(
             secretary,
         )
     link = link_for(table4, secretary)
-    # The link, the seats, the last hand (next dealer), the hands, the score lines, the totals.
-    with django_assert_max_num_queries(6):
+    # The link, the seats, the last hand (next dealer), the hands, their revokes, the score lines,
+    # the totals.
+    with django_assert_max_num_queries(7):
         response = client.get(url(link))
     assert f"Totals after {hand_count} hand" in text(response)
 
