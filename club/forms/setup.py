@@ -304,7 +304,31 @@ class RuleSetForm(RuleSetNameMixin, forms.Form):
     )
     trump_rotation = forms.BooleanField(
         required=False,
-        label="Trumps rotate ♥ ♣ ♦ ♠ NT, one step a hand (instead of a turned card)",
+        label="Trumps rotate one step a hand, in the order below (instead of a turned card)",
+    )
+    stake_unit = forms.IntegerField(
+        label="Each unit of the stakes is worth",
+        required=False,
+        min_value=1,
+        max_value=100_000,
+        widget=forms.NumberInput(attrs={"min": 1}),
+        help_text="In the club's smallest unit: 5 plays the table above in units of 5p (a solo "
+        "of 1 costs 5p). Leave 1 when the stakes are written in pence, cents or points.",
+    )
+    redeal_by = forms.ChoiceField(
+        label="After cards wrongly dealt, or a deal void for revokes on both sides",
+        required=False,
+        choices=[
+            (scoring.Redeal.SAME.value, "The same player deals again (Hoyle)"),
+            (scoring.Redeal.NEXT.value, "The deal passes to the left"),
+        ],
+    )
+    record_turned_suit = forms.BooleanField(
+        required=False, label="Each hand records the suit the dealer turned up"
+    )
+    abundance_in_turned_suit = forms.BooleanField(
+        required=False,
+        label="An abundance may name the suit turned up (else that is a Royal Abundance)",
     )
 
     def __init__(
@@ -322,6 +346,12 @@ class RuleSetForm(RuleSetNameMixin, forms.Form):
         if "initial" not in kwargs:
             kwargs["initial"] = self.initial_from(base, instance.name if instance else "")
         super().__init__(*args, **kwargs)
+        for i in range(len(scoring.Trump)):
+            self.fields[f"rotation_{i}"] = forms.ChoiceField(
+                label=f"Rotation, hand {i + 1}",
+                required=False,
+                choices=[("", "—"), *((t.value, t.display_name) for t in scoring.Trump)],
+            )
         for contract in scoring.Contract:
             extra = contract.info.counts_extra_tricks
             for part in ("base", "over", "under"):
@@ -349,7 +379,14 @@ class RuleSetForm(RuleSetNameMixin, forms.Form):
             "sit_out": rules.sit_out.value,
             "abundance_declared_names_trumps": rules.abundance_declared_names_trumps,
             "trump_rotation": bool(rules.trump_rotation),
+            "stake_unit": rules.stake_unit,
+            "redeal_by": rules.redeal_by.value,
+            "record_turned_suit": rules.record_turned_suit,
+            "abundance_in_turned_suit": rules.abundance_in_turned_suit,
         }
+        order = rules.trump_rotation or DEFAULT_TRUMP_ROTATION
+        for i, trump in enumerate(order):
+            initial[f"rotation_{i}"] = trump.value
         for contract, stake in rules.stakes.items():
             for part in ("base", "over", "under"):
                 initial[stake_field(contract, part)] = getattr(stake, part)
@@ -373,9 +410,17 @@ class RuleSetForm(RuleSetNameMixin, forms.Form):
                 "general_misere_stake",
                 "sit_out",
                 "abundance_declared_names_trumps",
+                "stake_unit",
+                "redeal_by",
+                "record_turned_suit",
+                "abundance_in_turned_suit",
                 "trump_rotation",
             )
         ]
+
+    def rotation_fields(self) -> list[forms.BoundField]:
+        """The rotation's order, one select a hand of the cycle (blank ones are left out)."""
+        return [self[f"rotation_{i}"] for i in range(len(scoring.Trump))]
 
     def _form_field(self, core_field: str) -> str | None:
         """The form field behind a scoring.InvalidRuleSet field name ("stakes.solo.base")."""
@@ -387,13 +432,22 @@ class RuleSetForm(RuleSetNameMixin, forms.Form):
                 return None
             name = stake_field(contract, parts[2] if len(parts) > 2 else "base")
             return name if name in self.fields else None
+        if core_field == "trump_rotation":
+            return "rotation_0"
         return core_field if core_field in self.fields else None
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if self.errors:
             return data
-        rotation = self.base_rules.trump_rotation or DEFAULT_TRUMP_ROTATION
+        names = [f"rotation_{i}" for i in range(len(scoring.Trump))]
+        rotation = [data[name] for name in names if data.get(name)]
+        if not any(self.add_prefix(name) in self.data for name in names):
+            # A form without the order (an older page): the order it starts from.
+            rotation = [t.value for t in self.base_rules.trump_rotation or DEFAULT_TRUMP_ROTATION]
+        if data["trump_rotation"] and not rotation:
+            self.add_error("rotation_0", "Choose the suits the trumps rotate through, in order.")
+            return data
         raw = {
             "name": data["name"],
             "unit": self.base_rules.unit,
@@ -411,7 +465,12 @@ class RuleSetForm(RuleSetNameMixin, forms.Form):
             "general_misere_stake": data["general_misere_stake"],
             "sit_out": data["sit_out"],
             "abundance_declared_names_trumps": data["abundance_declared_names_trumps"],
-            "trump_rotation": [t.value for t in rotation] if data["trump_rotation"] else [],
+            "trump_rotation": rotation if data["trump_rotation"] else [],
+            # Left out (an older form): as the rules it starts from.
+            "stake_unit": data.get("stake_unit") or self.base_rules.stake_unit,
+            "redeal_by": data.get("redeal_by") or self.base_rules.redeal_by.value,
+            "record_turned_suit": data["record_turned_suit"],
+            "abundance_in_turned_suit": data["abundance_in_turned_suit"],
         }
         try:
             data["rules"] = scoring.RuleSet.from_dict(raw)

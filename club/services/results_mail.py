@@ -25,8 +25,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from club.models import Club, Delivery, Night, NightTotal, Publication, Seat
+import scoring
+from club.models import Club, Delivery, Hand, Night, NightTotal, Publication, ScoreLine, Seat
 from club.queries.night import Payment, night_summary
+from club.queries.table_sheet import REVOKES, hand_rulings, result_text
 from club.services import ledger
 from scoring.standings import competition_ranks
 
@@ -91,6 +93,7 @@ class PlayerResult:
     season_players: int
     payments: list[Payment] = field(default_factory=list)  # those they make or receive
     balance: int | None = None  # None for a points club
+    rulings: list[str] = field(default_factory=list)  # "Table 1, hand 3: Revokes: Ann and Cat"
 
 
 @dataclass
@@ -123,6 +126,7 @@ def night_results(night: Night) -> NightResults:
         if ledger.keeps_ledger(club)
         else {}
     )
+    rulings = _rulings_by_player(night)
     players = {}
     for n in summary.nets:
         players[n.player_id] = PlayerResult(
@@ -137,8 +141,41 @@ def night_results(night: Night) -> NightResults:
             season_players=season_players,
             payments=[p for p in summary.payments or [] if n.name in (p.payer, p.payee)],
             balance=balances.get(n.player_id) if ledger.keeps_ledger(club) else None,
+            rulings=rulings.get(n.player_id, []),
         )
     return NightResults(night, club, players, summary.payments)
+
+
+def _rulings_by_player(night: Night) -> dict[int, list[str]]:
+    """The night's rulings (revokes, penalties, void deals, cards wrongly dealt), in words, for
+    each player who took part in the hand: two queries (the hands, their revokes), one more for
+    the players of the hands that have any."""
+    hands = list(
+        Hand.objects.filter(table__night=night)
+        .filter(
+            Q(outcome__in=[scoring.Outcome.VOID, scoring.Outcome.MISDEAL])
+            | ~Q(penalty="")
+            | Q(revokes__isnull=False)
+        )
+        .distinct()
+        .select_related("table", "penalty_by", "rule_set")
+        .prefetch_related(REVOKES)
+        .order_by("table__round_number", "table__number", "number")
+    )
+    if not hands:
+        return {}
+    playing: dict[int, list[int]] = {}
+    for hand_id, player_id in ScoreLine.objects.filter(hand__in=hands).values_list(
+        "hand_id", "player_id"
+    ):
+        playing.setdefault(hand_id, []).append(player_id)
+    found: dict[int, list[str]] = {}
+    for hand in hands:
+        words = [w for w in (result_text(hand, hand.rule_set.rules), hand_rulings(hand)) if w]
+        line = f"Table {hand.table.number}, hand {hand.number}: " + "; ".join(words)
+        for player_id in playing.get(hand.pk, []):
+            found.setdefault(player_id, []).append(line)
+    return found
 
 
 def _season_places(night: Night) -> tuple[dict[int, int], int]:

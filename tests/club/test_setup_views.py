@@ -496,3 +496,57 @@ def test_a_new_ladder_rule_set_rescores_the_season_and_is_recorded(
     event = AuditEvent.objects.get(subject=f"{season.name}: ladder rule set")
     assert event.user == secretary
     assert event.after == {"standings_rule_set": "Anna Cubed", "score_lines_rescored": 8}
+
+
+def test_a_custom_trump_rotation_order_a_wager_unit_and_the_redeal(sec_client, club):
+    """The rule-set form sets what used to take the data file: the rotation's order (spades
+    first, a cycle of three), the stakes in units of 5p, and who deals after a misdeal."""
+    data = custom_data(
+        trump_rotation="on",
+        rotation_0="spades",
+        rotation_1="no_trumps",
+        rotation_2="hearts",
+        rotation_3="",
+        rotation_4="",
+        stake_unit=5,
+        redeal_by="next",
+    )
+    response = sec_client.post(u("rule_set_custom"), data)
+    assert response.status_code == 302, response.context["form"].errors
+    rules = RuleSet.objects.get(club=club, name="House rules").rules
+    assert rules.trump_rotation == (
+        scoring.Trump.SPADES,
+        scoring.Trump.NO_TRUMPS,
+        scoring.Trump.HEARTS,
+    )
+    assert rules.stake_unit == 5 and rules.redeal_by is scoring.Redeal.NEXT
+    # The form shows them again as saved.
+    page = sec_client.get(u("rule_set_edit", RuleSet.objects.get(name="House rules").pk))
+    form = page.context["form"]
+    assert [form[f"rotation_{i}"].value() for i in range(3)] == ["spades", "no_trumps", "hearts"]
+    assert form["stake_unit"].value() == 5
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        ({"rotation_1": "spades"}, "rotation_0", "A suit appears twice."),
+        (
+            {
+                "rotation_0": "",
+                "rotation_1": "",
+                "rotation_2": "",
+                "rotation_3": "",
+                "rotation_4": "",
+            },
+            "rotation_0",
+            "Choose the suits the trumps rotate through, in order.",
+        ),
+        ({"stake_unit": 0}, "stake_unit", "Ensure this value is greater than or equal to 1."),
+    ],
+)
+def test_rotation_and_wager_mistakes_are_named(sec_client, changes, field, message):
+    data = custom_data(trump_rotation="on", **({"rotation_0": "spades"} | changes))
+    response = sec_client.post(u("rule_set_custom"), data)
+    assert response.status_code == 200
+    assert response.context["form"].errors[field] == [message]
