@@ -54,10 +54,25 @@ COLUMNS = (
     "last_trick",
     "amounts",
     "notes",
+    "penalty",
+    "penalty_by",
+    "turned_suit",
 )
 REQUIRED = ("date", "table", "contract")
-ALIASES = {"revoke_by": "revoke", "last_trick_by": "last_trick", "table_number": "table"}
+ALIASES = {
+    "revoke_by": "revoke",
+    "revokes": "revoke",
+    "last_trick_by": "last_trick",
+    "table_number": "table",
+    "turned": "turned_suit",
+}
 ALL_PASSED_WORDS = {"allpassed", "passed", "pass", "redeal", "goulash", "generalmisere"}
+MISDEAL_WORDS = {"misdeal", "wronglydealt", "cardswronglydealt"}
+PENALTY_WORDS = {
+    "exposedcard": "exposed_card", "exposed": "exposed_card",
+    "leadoutofturn": "lead_out_of_turn", "ledoutofturn": "lead_out_of_turn",
+    "playedoutofturn": "played_out_of_turn", "playoutofturn": "played_out_of_turn",
+}  # fmt: skip
 TRUMP_WORDS = {
     "h": "hearts", "hearts": "hearts", "♥": "hearts",
     "c": "clubs", "clubs": "clubs", "♣": "clubs",
@@ -112,6 +127,8 @@ def _date(text: str) -> dt.date:
 def _contract(text: str) -> str:
     if _plain(text) in ALL_PASSED_WORDS:
         return scoring.ALL_PASSED
+    if _plain(text) in MISDEAL_WORDS:
+        return scoring.MISDEAL
     try:
         return scoring.Contract.parse(text).value
     except ValueError:
@@ -234,11 +251,28 @@ def read_csv(raw: bytes | str, club: Club) -> Document:
                 ("dealer", "dealer"),
                 ("declarer", "declarer"),
                 ("partner", "partner"),
-                ("revoke", "revoke_by"),
+                ("penalty_by", "penalty_by"),
                 ("last_trick", "last_trick_by"),
             ):
                 if row.get(column):
                     hand[key_name] = row[column]
+            if row.get("revoke"):
+                # Several revokes in one hand: the names separated by ";", in the order found.
+                revokes = [n.strip() for n in row["revoke"].split(";") if n.strip()]
+                if len(revokes) == 1:
+                    hand["revoke_by"] = revokes[0]
+                else:
+                    hand["revokes"] = revokes
+            if row.get("penalty"):
+                penalty = PENALTY_WORDS.get(_plain(row["penalty"]))
+                if penalty is None:
+                    raise ValueError(
+                        f"'penalty' {row['penalty']!r} is not an exposed card, a lead out of "
+                        "turn or a card played out of turn"
+                    )
+                hand["penalty"] = penalty
+            if row.get("turned_suit"):
+                hand["turned_suit"] = _trump(row["turned_suit"])
             hand["trump"] = _trump(row.get("trump", ""))
             if row.get("tricks"):
                 hand["tricks"] = _number(row["tricks"], "'tricks'")

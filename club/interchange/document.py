@@ -783,7 +783,11 @@ class _Reader:
         for name in value:
             player = self.names.get(name_key(name)) if isinstance(name, str) else None
             if player is None or player not in seats:
-                self.problem(where, f"'revokes' names {shown(name)}, who is not at this table")
+                self.problem(
+                    where,
+                    f"'revokes' names {shown(name)}, who is not at this table "
+                    f"(seats: {', '.join(seats)})",
+                )
                 continue
             found.append(player)
         return found

@@ -130,7 +130,7 @@ def test_unknown_and_missing_columns(club, season):
     assert refused("Date,Tabel,Contract,Colour\n2026-11-20,1,solo,red\n", club) == [
         "row 1: unknown column(s) tabel, colour: the columns are date, title, season, table, "
         "seats, dealer, contract, declarer, partner, trump, tricks, revoke, last_trick, amounts, "
-        "notes",
+        "notes, penalty, penalty_by, turned_suit",
         "row 1: the column(s) table are missing",
     ]
 
@@ -144,3 +144,21 @@ def test_the_template_is_a_valid_sheet(club, hoyle):
     )  # fmt: skip
     _, summary = import_document(read_csv(template(), club), into=club)
     assert summary.hands == 4
+
+
+def test_a_paper_sheet_records_several_revokes_a_penalty_and_a_misdeal(club, season, players):
+    """The paper sheet's `revoke` column takes several names (";"), and the optional `penalty`
+    and `penalty_by` columns a misère's penalty; "misdeal" is cards wrongly dealt."""
+    raw = (
+        "date,table,seats,contract,declarer,tricks,revoke,penalty,penalty_by\n"
+        "2026-11-20,1,Ann; Bob; Cat; Dan,solo,Ann,4,Bob; Cat,,\n"
+        "2026-11-20,1,,misere,Cat,,,exposed card,Dan\n"
+        "2026-11-20,1,,misdeal,,,,,\n"
+    ).encode()
+    document = read_csv(raw, club)
+    hands = document.nights[0].tables[0].hands
+    assert hands[0].revokes == ["Bob", "Cat"]
+    assert (hands[1].penalty, hands[1].penalty_by) == ("exposed_card", "Dan")
+    assert hands[2].contract == "misdeal"
+    _club, summary = import_document(document, into=club)
+    assert summary.hands == 3
