@@ -8,11 +8,13 @@ from club.models import (
     Delivery,
     Entry,
     Grade,
+    GradeBacklog,
     GradeLine,
     GradeNight,
     GradeOptOut,
     GradeSettings,
     Hand,
+    HandTombstone,
     Invitation,
     Membership,
     Netting,
@@ -379,6 +381,11 @@ class InvitationAdmin(DerivedAdmin):
     list_filter = ["club"]
 
 
+@admin.register(HandTombstone)
+class HandTombstoneAdmin(DerivedAdmin):
+    list_display = ["table", "number", "client_id", "deleted_at"]
+
+
 @admin.register(Revoke)
 class RevokeAdmin(DerivedAdmin):
     list_display = ["hand", "position", "player"]
@@ -417,6 +424,11 @@ class GradeLineAdmin(DerivedAdmin):
 class GradeNightAdmin(DerivedAdmin):
     list_display = ["night", "player", "date", "mu", "sigma", "hands"]
     list_filter = ["club"]
+
+
+@admin.register(GradeBacklog)
+class GradeBacklogAdmin(DerivedAdmin):
+    list_display = ["club", "from_key", "at"]
 
 
 @admin.register(Grade)

@@ -1,6 +1,8 @@
-"""The background tasks' old import path. The tasks are defined in club/services/publish.py;
-tasks queued by an earlier release name `club.tasks.<task>`, and still find them here."""
+"""The background tasks, in one list. Each is defined beside what it calls (publishing in
+club/services/publish.py, the grades' catch-up in club/services/grades.py); tasks queued by an
+earlier release name `club.tasks.<task>`, and still find them here."""
 
+from club.services.grades import drain_grades
 from club.services.publish import publish_when_due, send_results
 
-__all__ = ["publish_when_due", "send_results"]
+__all__ = ["drain_grades", "publish_when_due", "send_results"]

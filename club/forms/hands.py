@@ -546,6 +546,51 @@ def new_hand_form(table: Table, data: Mapping[str, Any] | None = None) -> NewHan
     )
 
 
+def _hand_form_at(
+    table: Table,
+    number: int,
+    dealer: Player,
+    data: Mapping[str, Any] | None = None,
+) -> NewHandForm:
+    rules = table.night.season.rule_set.rules
+    rotation = scoring.table.trump_for(rules, number)
+    initial = {} if data is not None else {"expected_number": number, "client_id": uuid.uuid4()}
+    return NewHandForm(
+        data,
+        table=table,
+        rules=rules,
+        dealer=dealer,
+        number=number,
+        rotation_trump=rotation.value if rotation else "",
+        initial=initial,
+    )
+
+
+def posted_hand_form(table: Table, data: Mapping[str, Any]) -> NewHandForm:
+    """A new hand as posted: its number and dealer as the form showed them (the hand service
+    checks the number against the table under its lock), so that reading the form needs no
+    query. A form that does not say which hand it is gets the table's next one, and its error."""
+    try:
+        number = int(data.get("expected_number", ""))
+    except (TypeError, ValueError):
+        return new_hand_form(table, data)
+    seats = hand_service.seated_players(table)
+    if number < 1 or not seats:
+        return new_hand_form(table, data)
+    return _hand_form_at(table, number, seats[0], data)
+
+
+def following_hand_form(table: Table, hand: Hand) -> NewHandForm:
+    """The fresh form for the hand after `hand`, just saved: the deal passes on (or stays, after
+    a deal that did not count, where the rules say), with no query."""
+    seats = hand_service.seated_players(table)
+    keys = [str(p.pk) for p in seats]
+    after = scoring.table.next_dealer_after(
+        keys, str(hand.dealer_id), hand.outcome, hand.rule_set.rules
+    )
+    return _hand_form_at(table, hand.number + 1, seats[keys.index(after)])
+
+
 def moved_on_form(table: Table, data: Mapping[str, Any]) -> NewHandForm:
     """What the scorer typed, as the table's next hand now: its number and dealer (the form's
     were for the hand someone else saved meanwhile, or for one after a missing hand)."""

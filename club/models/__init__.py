@@ -1,7 +1,14 @@
 from club.models.audit import AuditEvent
 from club.models.clubs import Club, Membership, Player, Role
-from club.models.grades import Grade, GradeLine, GradeNight, GradeOptOut, GradeSettings
-from club.models.hands import Hand, Revoke, ScoreLine
+from club.models.grades import (
+    Grade,
+    GradeBacklog,
+    GradeLine,
+    GradeNight,
+    GradeOptOut,
+    GradeSettings,
+)
+from club.models.hands import Hand, HandTombstone, Revoke, ScoreLine
 from club.models.invitations import Invitation
 from club.models.ledger import Debt, Delivery, Netting, PlayerClaim, Publication, Settlement
 from club.models.nights import Night, Seat, Table
@@ -19,11 +26,13 @@ __all__ = [
     "Delivery",
     "Entry",
     "Grade",
+    "GradeBacklog",
     "GradeLine",
     "GradeNight",
     "GradeOptOut",
     "GradeSettings",
     "Hand",
+    "HandTombstone",
     "Invitation",
     "Membership",
     "Netting",

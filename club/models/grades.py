@@ -138,3 +138,21 @@ class Grade(_Rating):
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.mu:.2f}"
+
+
+class GradeBacklog(models.Model):
+    """A change the grades have not caught up with yet: a hand recorded, corrected or about to be
+    deleted, named by its rating-order key (club.services.grades.sort_key). A hand's save writes
+    one row instead of rating the hand under a lock on the club; the background task
+    (grades.drain) rates again from the earliest waiting key, as a correction always did, and
+    deletes the rows it handled. While rows wait, pages say the grades are updating."""
+
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="+")
+    from_key = models.CharField(max_length=60)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["club", "from_key"], name="grade_backlog_club_key")]
+
+    def __str__(self) -> str:
+        return f"Grades of club {self.club_id} from {self.from_key}"

@@ -220,3 +220,22 @@ class ScoreLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.amount}"
+
+
+class HandTombstone(models.Model):
+    """A hand deleted at its table, remembered by the id its phone made for it: when the same
+    entry arrives again (a phone's offline queue sending it after the hand was deleted), it is
+    answered "deleted", not recorded a second time."""
+
+    client_id = models.UUIDField()
+    table = models.ForeignKey("club.Table", on_delete=models.CASCADE, related_name="+")
+    number = models.PositiveSmallIntegerField()
+    deleted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["client_id"], name="hand_tombstone_client_id_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Deleted hand {self.number} of table {self.table_id}"

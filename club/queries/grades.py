@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, Exists, OuterRef, Q, Subquery, Sum
 
 import scoring
 from club import access
 from club.models import (
     Club,
     Grade,
+    GradeBacklog,
     GradeNight,
     GradeOptOut,
     GradeSettings,
@@ -35,9 +36,23 @@ MAX_POINTS = 60  # nights drawn on the grade chart (the latest)
 
 
 def settings_for(club: Club) -> GradeSettings:
-    """The club's grade settings (the defaults, unsaved, when it has none)."""
-    found = GradeSettings.objects.filter(club=club).first()
-    return found or GradeSettings(club=club)
+    """The club's grade settings (the defaults, unsaved, when it has none), with `updating`: its
+    grades have not caught up with its latest hands yet (club.services.grades.drain). One query."""
+    row = (
+        Club.objects.filter(pk=club.pk)
+        .values("grading__id", "grading__enabled", "grading__min_hands", "grading__ladder_by_grade")
+        .annotate(updating=Exists(GradeBacklog.objects.filter(club_id=OuterRef("pk"))))
+        .first()
+    )
+    settings = GradeSettings(club=club)
+    if row is not None and row["grading__id"] is not None:
+        settings.pk = row["grading__id"]
+        settings._state.adding = False
+        settings.enabled = row["grading__enabled"]
+        settings.min_hands = row["grading__min_hands"]
+        settings.ladder_by_grade = row["grading__ladder_by_grade"]
+    settings.updating = bool(row and row["updating"])  # type: ignore[attr-defined]
+    return settings
 
 
 @dataclass(frozen=True)

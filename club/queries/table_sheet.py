@@ -58,10 +58,11 @@ class TableSheet:
     seats: list[Player]  # in seat order
     rows: list[SheetRow]
     totals: list[int]  # one per seat, from the SQL aggregate
+    count: int | None = None  # the hands at the table, when `rows` holds only some of them
 
     @property
     def hand_count(self) -> int:
-        return len(self.rows)
+        return len(self.rows) if self.count is None else self.count
 
     @property
     def seat_totals(self) -> list[tuple[Player, int]]:
@@ -186,3 +187,22 @@ def table_sheets(tables: Sequence[Table]) -> dict[int, TableSheet]:
         totals = [sums.get((table.pk, p.pk), 0) for p in seats]
         sheets[table.pk] = TableSheet(seats=seats, rows=rows, totals=totals)
     return sheets
+
+
+def saved_row(
+    table: Table, hand: Hand, amounts: dict[int, int], totals: dict[int, int]
+) -> SheetRow:
+    """The row of a hand just appended at the table, from what was written (its amounts by
+    player id) and the totals after it, which are its running totals: no query."""
+    cells = []
+    for seat in table.seats.all():
+        amount = amounts.get(seat.player_id)
+        cells.append(Cell(amount=amount, running=totals.get(seat.player_id, 0)))
+    revokers = [p.name for p in getattr(hand, "_revoke_players", ())]
+    penalty_by = hand.penalty_by.name if hand.penalty_by else None
+    return SheetRow(
+        hand=hand,
+        cells=cells,
+        result=result_text(hand, hand.rule_set.rules),
+        rulings=rulings_text(revokers, hand.penalty, penalty_by),
+    )

@@ -11,10 +11,13 @@ players has a snapshot (`GradeLine`), so a change to a hand recomputes only from
 3. the hands from it on are rated again from there and their lines, the players' night ratings
    (`GradeNight`) and current ratings (`Grade`) written back.
 
-Recording a hand at the end of the night (nearly always the case) re-rates just that hand. The
-whole chain runs inside the hand's own transaction, with the club's row locked so that two changes
-to the same club's grades take turns. `rebuild` rates everything from scratch; the tests check it
-gives exactly the same figures as any sequence of changes.
+Recording a hand at the end of the night (nearly always the case) re-rates just that hand. None
+of this happens in the hand's own request: a save writes one `GradeBacklog` row (its key) in its
+transaction and, once committed, queues the `drain_grades` task (django-tasks), which rates the
+club's hands again from the earliest waiting key with the club's row locked, so that two catch-ups
+of one club take turns while the tables' saves never wait for the grades. `rebuild` rates
+everything from scratch; the tests check it gives exactly the same figures as any sequence of
+changes, caught up.
 
 Every hand of the club is rated, whatever its season, and also nights that do not count in the
 standings (a tournament run apart is still play against real opponents). Re-scoring under another
@@ -24,6 +27,7 @@ rule set changes nothing: the grade reads only who made or failed which contract
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import time
 from collections import defaultdict
 from collections.abc import Iterable
@@ -31,11 +35,13 @@ from dataclasses import dataclass
 
 from django.db import connection, transaction
 from django.db.models import OuterRef, Q, Subquery
+from django_tasks import task
 
 from club.models import (
     AuditEvent,
     Club,
     Grade,
+    GradeBacklog,
     GradeLine,
     GradeNight,
     GradeOptOut,
@@ -46,6 +52,8 @@ from club.models import (
     ScoreLine,
 )
 from scoring import grade as core
+
+log = logging.getLogger(__name__)
 
 COPY_FROM = 5000  # rows from which PostgreSQL's COPY writes the snapshots
 
@@ -398,15 +406,70 @@ def rebuild(club: Club, timings: dict[str, float] | None = None) -> int:
 # -- the hooks the hand and night services call -----------------------------------------------
 
 
+def _queue(club_id: int, key: str) -> None:
+    """Note the change (one INSERT, inside the caller's transaction) and, once it is committed,
+    ask the task queue to catch the club's grades up."""
+    GradeBacklog.objects.create(club_id=club_id, from_key=key)
+    transaction.on_commit(lambda: _enqueue(club_id))
+
+
+def _enqueue(club_id: int) -> None:
+    try:
+        drain_grades.enqueue(club_id)
+    except Exception:  # the queue being down must not undo a saved hand: publish_due catches up
+        log.exception("Could not queue the grades of club %s", club_id)
+
+
 def hand_saved(hand: Hand) -> None:
-    """A hand was recorded or corrected: rate it and every hand after it again."""
-    recompute_from(hand.table.night.season.club_id, hand_key(hand), saved=hand)
+    """A hand was recorded or corrected: its grades are rated again from it on, after the save."""
+    _queue(hand.table.night.season.club_id, hand_key(hand))
 
 
 def hand_deleting(hand: Hand) -> None:
-    """A hand is about to be deleted: rate the hands after it again without it (its own lines
-    go with it)."""
+    """A hand is about to be deleted: rate the hands after it again without it, now (its own
+    lines go with it). Not left to the catch-up: once the hand and its lines are gone, its
+    players' current grades would still count it, with nothing left to say from where. A
+    deletion is rare; the saves, many at once, are what must not wait on the club's lock."""
     recompute_from(hand.table.night.season.club_id, hand_key(hand), exclude=[hand.pk])
+
+
+def drain(club_id: int) -> int:
+    """Catch the club's grades up with every change waiting in its backlog: rate again from the
+    earliest waiting key, as one correction would. Returns how many hands were rated."""
+    with transaction.atomic():
+        _lock_club(club_id)
+        waiting = list(
+            GradeBacklog.objects.filter(club_id=club_id)
+            .order_by("from_key")
+            .values_list("pk", "from_key")
+        )
+        if not waiting:
+            return 0
+        GradeBacklog.objects.filter(pk__in=[pk for pk, _ in waiting]).delete()
+        key = waiting[0][1]
+        saved = None
+        if len(waiting) == 1:
+            # One hand recorded since the last catch-up (nearly always): it alone is rated when
+            # no rated hand comes after it.
+            saved = Hand.objects.select_related("table__night").filter(pk=_parse(key)[3]).first()
+        return recompute_from(club_id, key, saved=saved)
+
+
+def drain_all() -> int:
+    """Catch up every club with a backlog (publish_due runs this, should the worker be down)."""
+    clubs = set(GradeBacklog.objects.values_list("club_id", flat=True).distinct().order_by())
+    return sum(drain(club_id) for club_id in sorted(clubs))
+
+
+def updating(club: Club) -> bool:
+    """Whether the club's grades are behind its hands (pages then say they are updating)."""
+    return GradeBacklog.objects.filter(club=club).exists()
+
+
+@task()
+def drain_grades(club_id: int) -> int:
+    """The background catch-up after a hand changed (run by `manage.py db_worker`)."""
+    return drain(club_id)
 
 
 def night_deleting(night: Night) -> None:

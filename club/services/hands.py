@@ -8,13 +8,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 
 import scoring
 from club.models import (
     AuditEvent,
     Hand,
+    HandTombstone,
     Night,
     Player,
     Revoke,
@@ -23,6 +24,7 @@ from club.models import (
     Table,
     TableLink,
 )
+from club.queries.table_state import table_state
 from club.services import grades, publish
 from club.services.ladder import ladder_amounts
 from club.services.locks import NightGone, lock_night
@@ -199,12 +201,18 @@ def revoke_players(hand: Hand) -> list[Player]:
     return [r.player for r in hand.revokes.all().select_related("player")]
 
 
-def snapshot(hand: Hand) -> dict[str, Any]:
-    """The hand as the audit trail keeps it: names, not ids, so it reads after renames too."""
+def snapshot(hand: Hand, scored: ScoredHand | None = None) -> dict[str, Any]:
+    """The hand as the audit trail keeps it: names, not ids, so it reads after renames too.
+    `scored`: the hand was just written from it, so its revokes and amounts need no query."""
 
     def name(player: Player | None) -> str | None:
         return None if player is None else player.name
 
+    if scored is not None:
+        amounts = {p.name: scored.amount(p) for p in scored.players}
+    else:
+        lines = hand.score_lines.select_related("player")
+        amounts = {line.player.name: line.amount for line in lines}
     return {
         "table": hand.table.number,
         "number": hand.number,
@@ -221,9 +229,7 @@ def snapshot(hand: Hand) -> dict[str, Any]:
         "last_trick_by": name(hand.last_trick_by),
         "trump": hand.trump,
         "notes": hand.notes,
-        "amounts": {
-            line.player.name: line.amount for line in hand.score_lines.select_related("player")
-        },
+        "amounts": amounts,
     }
 
 
@@ -422,59 +428,81 @@ def record_hand(
 
     `client_id` is made by the browser once per entry: when a hand with that id exists already
     (the reply to an earlier save was lost, or the offline queue sent it again), that hand is
-    returned unchanged with `resent` set to True, and nothing is written."""
-    with transaction.atomic():
-        # The night, its season and rule sets with a share lock: the saves at every table of a
-        # night hold it together (fifteen tables at once do not queue behind one another), while
-        # a close, a ladder change or a rule set edit (FOR UPDATE) waits for them, and they for
-        # it. Then this table's row, so that two phones at one table take turns.
-        night = _lock_night(table.night_id, shared=True)
-        Table.objects.select_for_update().only("pk").get(pk=table.pk)
-        if client_id is not None:
-            earlier = Hand.objects.filter(client_id=client_id).first()
-            if earlier is not None:
-                if earlier.table_id != table.pk:
-                    raise HandConflict("This entry was already saved at another table.")
+    returned unchanged with `resent` set to True, and nothing is written; when that hand was
+    deleted at the table since, HandGone says so, and nothing is written either.
+
+    The returned hand carries `state` (club.queries.table_state.TableState): the table as it is
+    after this hand, so that the answer to the save needs no query of its own."""
+    try:
+        with transaction.atomic():
+            # The night, its season and rule sets with a share lock: the saves at every table of
+            # a night hold it together (fifteen tables at once do not queue behind one another),
+            # while a close, a ladder change or a rule set edit (FOR UPDATE) waits for them, and
+            # they for it. Then this table's row, so that two phones at one table take turns.
+            night = _lock_night(table.night_id, shared=True)
+            table.night = night
+            if connection.vendor != "sqlite":  # SQLite's one write lock is held already
+                Table.objects.select_for_update().only("pk").get(pk=table.pk)
+            state = table_state(table.pk, client_id)
+            if state.resent_id is not None:
+                earlier = Hand.objects.get(pk=state.resent_id)
                 earlier.resent = True  # type: ignore[attr-defined]
                 return earlier
-        _check_open(night, user)
-        # The season and rule set as locked: a ladder change or a rule set edit made meanwhile is
-        # either finished (and read here) or waits for this hand (club.services.locks).
-        table.night.season = night.season
-        rule_set = night.season.rule_set
-        scored = score_entry(table, entry, rule_set.rules)
-        last = table.hands.order_by("-number").values_list("number", flat=True).first()
-        number = (last or 0) + 1
-        if expected_number is not None and expected_number != number:
-            raise _moved_on(expected_number, number)
-        if refused := refusal(tournament_of(night), number):
-            raise HandConflict(refused)
-        hand = Hand(
-            table=table,
-            number=number,
-            rule_set=rule_set,
-            entered_by=user,
-            updated_by=user,
-            client_id=client_id,
-            entered_via=via.link if via else None,
-            awaiting_confirmation=_awaits_confirmation(night, via),
-        )
-        apply_result(hand, scored)
-        try:
-            with transaction.atomic():
-                hand.save()
-        except IntegrityError:
-            raise HandConflict(
-                f"Hand {number} was saved by someone else at the same moment. Check the sheet.",
-                next_number=number + 1,
-            ) from None
-        hand.resent = False  # type: ignore[attr-defined]
-        write_revokes(hand, entry)
-        _write_lines(hand, scored)
-        grades.hand_saved(hand)
-        _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand), via)
-        publish.after_correction(night, user)
+            if state.deleted_number is not None:
+                raise HandGone(
+                    f"Hand {state.deleted_number} was saved from this entry and then deleted at "
+                    "the table, so it was not recorded again. Enter it afresh if it belongs on "
+                    "the sheet."
+                )
+            _check_open(night, user)
+            rule_set = night.season.rule_set
+            scored = score_entry(table, entry, rule_set.rules)
+            number = state.last_number + 1
+            if expected_number is not None and expected_number != number:
+                raise _moved_on(expected_number, number)
+            if refused := refusal(tournament_of(night), number):
+                raise HandConflict(refused)
+            hand = Hand(
+                table=table,
+                number=number,
+                rule_set=rule_set,
+                entered_by=user,
+                updated_by=user,
+                client_id=client_id,
+                entered_via=via.link if via else None,
+                awaiting_confirmation=_awaits_confirmation(night, via),
+            )
+            apply_result(hand, scored)
+            hand.save()
+            hand.resent = False  # type: ignore[attr-defined]
+            write_revokes(hand, entry)
+            _write_lines(hand, scored)
+            grades.hand_saved(hand)
+            _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand, scored), via)
+            publish.after_correction(night, user)
+            state.add(hand, {p.pk: scored.amount(p) for p in scored.players})
+            hand.state = state  # type: ignore[attr-defined]
+            hand.scored = scored  # type: ignore[attr-defined]
+    except IntegrityError:
+        return _lost_race(table, client_id)
     return hand
+
+
+def _lost_race(table: Table, client_id: uuid.UUID | None) -> Hand:
+    """The insert met a unique constraint: another save took this number at the same moment,
+    or this entry's id was used at another table."""
+    if client_id is not None:
+        other = Hand.objects.filter(client_id=client_id).select_related("table").first()
+        if other is not None and other.table_id != table.pk:
+            raise HandConflict("This entry was already saved at another table.")
+        if other is not None:
+            other.resent = True  # type: ignore[attr-defined]
+            return other
+    number = (table.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    raise HandConflict(
+        f"Hand {number - 1} was saved by someone else at the same moment. Check the sheet.",
+        next_number=number,
+    )
 
 
 def update_hand(
@@ -538,6 +566,10 @@ def delete_hand(
         table, number = current.table, current.number
         _audit(current, user, AuditEvent.Action.DELETE, before, None, via)
         grades.hand_deleting(current)
+        if current.client_id is not None:
+            # Its phone may send the same entry again from its offline queue: it is answered
+            # "deleted" rather than recorded a second time.
+            HandTombstone.objects.create(client_id=current.client_id, table=table, number=number)
         current.delete()
         # One at a time, lowest first, so the (table, number) constraint never sees a duplicate.
         for later in table.hands.filter(number__gt=number).order_by("number"):

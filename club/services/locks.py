@@ -33,18 +33,34 @@ class NightGone(Exception):
     """The night was deleted by someone else meanwhile."""
 
 
+NIGHT_WITH = (
+    "season",
+    "season__club",
+    "season__rule_set",
+    "season__standings_rule_set",
+    "tournament",
+)
+
+
 def lock_night(night_id: int, shared: bool = False) -> Night:
     """Lock the night's row, then its season's, then the season's rule sets', and return the night
-    as it is now, with its season and rule sets, inside the caller's transaction.
+    as it is now, with its season, club, rule sets and tournament, inside the caller's
+    transaction.
 
     `shared` takes share locks (PostgreSQL's FOR SHARE) instead: new hands at the night's tables
     hold them together, so fifteen tables saving at once do not queue behind one another, while
     everything that takes these rows FOR UPDATE (a close or reopen, a ladder change, a rule set
     edit, a correction or a deletion) still waits for them and they for it. The caller locks the
-    table's row itself (two phones at one table take turns)."""
-    _sqlite_write_lock(Night.objects.filter(pk=night_id), "status")
-    if shared and connection.vendor == "postgresql":
-        return _share_lock_night(night_id)
+    table's row itself (two phones at one table take turns).
+
+    On SQLite the first statement takes the database's one write lock (see _sqlite_write_lock),
+    which every later writer waits for: the rows are then read in one query."""
+    if connection.vendor == "sqlite":
+        _sqlite_write_lock(Night.objects.filter(pk=night_id), "status")
+        return _read_night(night_id)
+    if shared:
+        _share_lock_rows(night_id)
+        return _read_night(night_id)
     try:
         night = Night.objects.select_for_update().get(pk=night_id)
     except Night.DoesNotExist:
@@ -58,30 +74,34 @@ def lock_night(night_id: int, shared: bool = False) -> Night:
     return night
 
 
-def _share_lock_night(night_id: int) -> Night:
-    """lock_night's rows in the same order, FOR SHARE; read after the locks, so as they are now."""
-
-    def share(table: str, ids: list[int]) -> None:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT id FROM {table} WHERE id = ANY(%s) ORDER BY id FOR SHARE", [ids]
-            )
-
-    share(Night._meta.db_table, [night_id])
+def _read_night(night_id: int) -> Night:
+    """The night with what a hand's save reads of it, after its locks: one query."""
     try:
-        night = Night.objects.get(pk=night_id)
+        return Night.objects.select_related(*NIGHT_WITH).get(pk=night_id)
     except Night.DoesNotExist:
         raise NightGone("This night was deleted by someone else meanwhile.") from None
-    share(Season._meta.db_table, [night.season_id])
-    season = Season.objects.get(pk=night.season_id)
-    wanted = sorted({pk for pk in (season.rule_set_id, season.standings_rule_set_id) if pk})
-    share(RuleSet._meta.db_table, wanted)
-    rule_sets = {r.pk: r for r in RuleSet.objects.filter(pk__in=wanted)}
-    season.rule_set = rule_sets[season.rule_set_id]
-    if season.standings_rule_set_id is not None:
-        season.standings_rule_set = rule_sets[season.standings_rule_set_id]
-    night.season = season
-    return night
+
+
+def _share_lock_rows(night_id: int) -> None:
+    """lock_night's rows in the same order, FOR SHARE: the night, its season, its rule sets in id
+    order (each statement reads the ids the next one locks)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT season_id FROM {Night._meta.db_table} WHERE id = %s FOR SHARE", [night_id]
+        )
+        row = cursor.fetchone()
+        if row is None:
+            raise NightGone("This night was deleted by someone else meanwhile.")
+        cursor.execute(
+            f"SELECT rule_set_id, standings_rule_set_id FROM {Season._meta.db_table} "
+            "WHERE id = %s FOR SHARE",
+            [row[0]],
+        )
+        wanted = sorted(pk for pk in cursor.fetchone() if pk is not None)
+        cursor.execute(
+            f"SELECT id FROM {RuleSet._meta.db_table} WHERE id = ANY(%s) ORDER BY id FOR SHARE",
+            [wanted],
+        )
 
 
 def lock_season(season_id: int) -> Season:

@@ -105,6 +105,7 @@ def standings_columns(request: HttpRequest, club: Club, ladder: sq.Ladder) -> di
     }
     if settings.ladder_by_grade and "sort" not in request.GET:
         extra["order_by"] = ("-grade",)
+    extra["grades_updating"] = getattr(settings, "updating", False)
     return extra
 
 
@@ -138,6 +139,7 @@ def player_sections(
     seen = gq.viewer(request.user, club, settings)
     rating = gq.current(player) if seen.may_see(player) else None
     context["grade_shown"] = seen.enabled and seen.may_see(player)
+    context["grades_updating"] = getattr(settings, "updating", False)
     context["grade_private"] = player.pk in seen.hidden
     if rating is not None:
         grade = gq.shown(rating, seen.min_hands)

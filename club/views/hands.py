@@ -12,7 +12,6 @@ change hands, who the audit trail records, and the URLs the page and its partial
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,13 +29,15 @@ from club.forms.hands import (
     DeleteHandForm,
     HandForm,
     edit_hand_form,
+    following_hand_form,
     moved_on_form,
     new_hand_form,
+    posted_hand_form,
 )
 from club.models import Club, Hand, Night, Table
 from club.queries.money_owed import link_pay_rows
 from club.queries.sheet_version import etag_of_hands, sheet_etag
-from club.queries.table_sheet import prefetch_seats, table_sheet
+from club.queries.table_sheet import TableSheet, prefetch_seats, saved_row, table_sheet
 from club.services import hands as hand_service
 
 PAGE = "club/table.html"
@@ -276,6 +277,36 @@ def _done(request: HttpRequest, route: TableRoute, message: str) -> HttpResponse
     return redirect(route.url("table") + "#entry")
 
 
+def _changed(
+    request: HttpRequest,
+    route: TableRoute,
+    message: str,
+    from_number: int,
+    gone: int | None = None,
+) -> HttpResponse:
+    """The answer to a correction or a deletion: a fresh form and, out of band, the rows from
+    hand `from_number` on (their running totals moved), the totals, and the row `gone` a deletion
+    left over at the end. Earlier rows did not change and are not sent."""
+    if not request.htmx:
+        messages.success(request, message)
+        return redirect(route.url("table") + "#entry")
+    table = route.table
+    extra: dict[str, Any] = {"saved": message}
+    if not _locked(request, route, table.night):
+        extra["form"] = _new_form(table)
+    context = _context(request, route, **extra)
+    sheet = table_sheet(table)
+    context.update(
+        sheet=sheet,
+        changed_rows=sheet.rows[from_number - 1 :],
+        gone_row=gone,
+        whole_sheet=not sheet.rows,
+    )
+    response = render(request, f"{PAGE}#changed", context)
+    response["X-Sheet-ETag"] = etag_of_hands(table, (row.hand for row in sheet.rows))
+    return response
+
+
 # --- the views ---------------------------------------------------------------------------------
 # Each view checks the member's role and builds the route; the work is in the show_/do_ functions
 # below, which the table's link calls too.
@@ -368,12 +399,11 @@ def show_preview(request: HttpRequest, route: TableRoute) -> HttpResponse:
 
 
 def do_create(request: HttpRequest, route: TableRoute) -> HttpResponse:
+    """Save a new hand, in one pass: read the form (no query), record the hand (the service checks
+    the night is open, the number, a resend, a deleted entry, under its locks, and scores it),
+    then answer with what changed: the new row, the totals and the next hand's form."""
     table = route.table
-    if _locked(request, route, table.night) and not _already_saved(
-        table, request.POST.get("client_id", "")
-    ):
-        return _outcome_headers(_closed(request, route), "closed")
-    form = new_hand_form(table, request.POST)
+    form = posted_hand_form(table, request.POST)
     if not form.is_valid() or form.entry is None:
         form.focus_first_error()
         if request.htmx:
@@ -390,47 +420,71 @@ def do_create(request: HttpRequest, route: TableRoute) -> HttpResponse:
             client_id=form.cleaned_data.get("client_id"),
             via=route.via,
         )
+    except hand_service.HandGone as gone:
+        response = _entry_and_sheet(request, route, status=409, conflict=str(gone))
+        return _outcome_headers(response, "deleted")
     except hand_service.HandConflict as conflict:
-        # Someone else saved this hand (or one went missing), or the night was closed meanwhile:
-        # show the sheet as it is now and say why nothing was saved. What this scorer typed stays
-        # in the form, now as the table's next hand, ready to save as that one.
-        table.night.refresh_from_db()
-        extra: dict[str, Any] = {"conflict": str(conflict)}
-        outcome = "closed"
-        if conflict.next_number is not None and not _locked(request, route, table.night):
-            moved = moved_on_form(table, request.POST)
-            moved.is_valid()  # the errors show whether it can be saved as the next hand as is
-            extra.update(form=moved, moved_on=True)
-            outcome = "moved-on"
-        if request.htmx:
-            response = _entry_and_sheet(request, route, status=409, **extra)
-        else:
-            response = _page(request, route, status=409, **extra)
-        if outcome == "moved-on":
-            response["X-Next-Number"] = str(extra["form"].number)
-            response["X-Next-Dealer"] = str(extra["form"].hand_dealer.pk)
-        return _outcome_headers(response, outcome)
+        return _create_refused(request, route, conflict)
     if getattr(hand, "resent", False):
         # The first save went through but its reply was lost (or the offline queue sent it
         # again): say so, rather than "saved by someone else".
         message = f"Hand {hand.number} was already saved: this was the same entry sent again."
-        outcome = "resent"
+        response = _done(request, route, message)
+        response["X-Hand-Number"] = str(hand.number)
+        return _outcome_headers(response, "resent")
+    message = f"Hand {hand.number} saved: {_outcome(form)}."
+    if request.htmx:
+        response = _saved(request, route, hand, message)
     else:
-        message = f"Hand {hand.number} saved: {_outcome(form)}."
-        outcome = "saved"
-    response = _done(request, route, message)
+        messages.success(request, message)
+        response = redirect(route.url("table") + "#entry")
     response["X-Hand-Number"] = str(hand.number)
+    return _outcome_headers(response, "saved")
+
+
+def _saved(request: HttpRequest, route: TableRoute, hand: Hand, message: str) -> HttpResponse:
+    """The answer to a new hand, drawn with no query: the next hand's form, and out of band the
+    new row and the totals (the whole sheet only for the table's first hand)."""
+    table, state = route.table, hand.state  # type: ignore[attr-defined]
+    seats = [seat.player for seat in table.seats.all()]
+    amounts = {p.pk: hand.scored.amount(p) for p in hand.scored.players}  # type: ignore[attr-defined]
+    row = saved_row(table, hand, amounts, state.totals)
+    totals = [state.totals.get(p.pk, 0) for p in seats]
+    context = _context(request, route, form=following_hand_form(table, hand), saved=message)
+    context["form"].focus("contract")
+    context.update(
+        row=row,
+        first_row=state.count == 1,
+        sheet=TableSheet(seats=seats, rows=[row], totals=totals, count=state.count),
+    )
+    response = render(request, f"{PAGE}#saved", context)
+    response["X-Sheet-ETag"] = state.etag(table.night.status)
+    return response
+
+
+def _create_refused(
+    request: HttpRequest, route: TableRoute, conflict: hand_service.HandConflict
+) -> HttpResponse:
+    """Someone else saved this hand (or one went missing), or the night was closed: the sheet as
+    it is now and why nothing was saved. What this scorer typed stays in the form, now as the
+    table's next hand, ready to save as that one."""
+    table = route.table
+    table.night.refresh_from_db()
+    extra: dict[str, Any] = {"conflict": str(conflict)}
+    outcome = "closed"
+    if conflict.next_number is not None and not _locked(request, route, table.night):
+        moved = moved_on_form(table, request.POST)
+        moved.is_valid()  # the errors show whether it can be saved as the next hand as is
+        extra.update(form=moved, moved_on=True)
+        outcome = "moved-on"
+    if request.htmx:
+        response = _entry_and_sheet(request, route, status=409, **extra)
+    else:
+        response = _page(request, route, status=409, **extra)
+    if outcome == "moved-on":
+        response["X-Next-Number"] = str(extra["form"].number)
+        response["X-Next-Dealer"] = str(extra["form"].hand_dealer.pk)
     return _outcome_headers(response, outcome)
-
-
-def _already_saved(table: Table, client_id: str) -> bool:
-    """Whether this entry was recorded at this table before (a resend after the night closed is
-    answered "already saved", not "closed")."""
-    try:
-        key = uuid.UUID(client_id)
-    except ValueError:
-        return False
-    return Hand.objects.filter(table=table, client_id=key).exists()
 
 
 def _outcome_headers(response: HttpResponse, outcome: str) -> HttpResponse:
@@ -478,7 +532,7 @@ def do_edit(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse
         if request.htmx:
             return _entry_and_sheet(request, route, status=409, **extra)
         return hand_page(request, route, "club/hands/edit.html", 409, extra)
-    return _done(request, route, f"Hand {hand.number} corrected: {_outcome(form)}.")
+    return _changed(request, route, f"Hand {hand.number} corrected: {_outcome(form)}.", hand.number)
 
 
 def do_delete(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse:
@@ -492,6 +546,7 @@ def do_delete(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpRespon
     form = DeleteHandForm(request.POST)
     if not form.is_valid():
         return _delete_page(request, route, hand, form, status=422)
+    last = table.hands.order_by("-number").values_list("number", flat=True).first() or 0
     try:
         hand_service.delete_hand(
             hand, route.user, version=form.cleaned_data["version"], via=route.via
@@ -503,7 +558,8 @@ def do_delete(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpRespon
         if _locked(request, route, table.night):
             return _closed(request, route)
         return _delete_page(request, route, hand, form, status=409, conflict=str(conflict))
-    return _done(request, route, f"Hand {hand.number} deleted; the later hands moved up.")
+    message = f"Hand {hand.number} deleted; the later hands moved up."
+    return _changed(request, route, message, hand.number, gone=last)
 
 
 def _edit_page(

@@ -131,7 +131,9 @@ def standings(request: HttpRequest, club: Club) -> HttpResponse:
     context: dict[str, Any] = {"club": club, "page": page, "season": page.season}
     ladder = page.ladder
     if ladder is not None:
-        table = StandingsTable(ladder, club, **grade_views.standings_columns(request, club, ladder))
+        columns = grade_views.standings_columns(request, club, ladder)
+        context["grades_updating"] = columns.pop("grades_updating", False)
+        table = StandingsTable(ladder, club, **columns)
         RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
         shown = [bound.record for bound in table.page.object_list]
         leaders = ladder.rows[:CHART_PLAYERS]

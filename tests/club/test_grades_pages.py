@@ -45,6 +45,7 @@ def played(season, players, secretary):
                 )  # fmt: skip
         if week == 0:  # Ann proposes, Bob accepts
             play(night, secretary, players[0], "prop_cop", 8, partner=players[1])
+    services.drain(season.club_id)  # what the background task does after the saves
     return season
 
 
@@ -294,6 +295,7 @@ def test_page_queries_do_not_grow_with_grades(
         night = night_with(season, dt.date(2026, 9, 1) + dt.timedelta(weeks=week), players[:4])
         play(night, secretary, ann, "solo", 5 + week % 3)
         play(night, secretary, bob, "prop_cop", 8, partner=ann)
+    services.drain(season.club_id)
     GradeOptOut.objects.create(player=dan)
     client.force_login(secretary)
     with django_assert_max_num_queries(24):  # the page's 16, the grade's 6, head to head 2
@@ -307,6 +309,7 @@ def test_a_night_that_does_not_count_is_still_graded(season, players, secretary)
     night = night_with(season, dt.date(2026, 9, 1), players[:4])
     Night.objects.filter(pk=night.pk).update(counts_in_standings=False)
     play(night, secretary, players[0], "solo", 6)
+    services.drain(season.club_id)
     assert Grade.objects.get(player=players[0]).mu > core.MU
 
 
@@ -320,3 +323,20 @@ def test_grade_settings_changed_in_the_admin_are_audited(client, club, django_us
     assert response.status_code == 302
     assert GradeSettings.objects.get(club=club).min_hands == 30
     assert AuditEvent.objects.filter(club=club, subject__startswith="Grade settings").exists()
+
+
+def test_pages_say_the_grades_are_updating_until_the_catch_up_ran(
+    client, season, players, secretary, viewer
+):
+    """A save leaves its grades to the background task: until it has run, the standings and the
+    player page say the grades are updating; after it, they say nothing of it."""
+    night = night_with(season, dt.date(2026, 9, 1), players[:4])
+    play(night, secretary, players[0], "solo", 6)
+    client.force_login(viewer)
+    standings = reverse("standings", args=[season.club.slug])
+    player = player_url(season.club, players[0], season=season.pk)
+    assert "Grades updating" in client.get(standings).content.decode()
+    assert "Updating: the latest hands are being rated" in client.get(player).content.decode()
+    services.drain(season.club_id)
+    assert "updating" not in client.get(standings).content.decode().lower()
+    assert "Updating:" not in client.get(player).content.decode()

@@ -150,11 +150,11 @@ def test_a_paper_sheet_records_several_revokes_a_penalty_and_a_misdeal(club, sea
     """The paper sheet's `revoke` column takes several names (";"), and the optional `penalty`
     and `penalty_by` columns a misère's penalty; "misdeal" is cards wrongly dealt."""
     raw = (
-        "date,table,seats,contract,declarer,tricks,revoke,penalty,penalty_by\n"
-        "2026-11-20,1,Ann; Bob; Cat; Dan,solo,Ann,4,Bob; Cat,,\n"
-        "2026-11-20,1,,misere,Cat,,,exposed card,Dan\n"
-        "2026-11-20,1,,misdeal,,,,,\n"
-    ).encode()
+        b"date,table,seats,contract,declarer,tricks,revoke,penalty,penalty_by\n"
+        b"2026-11-20,1,Ann; Bob; Cat; Dan,solo,Ann,4,Bob; Cat,,\n"
+        b"2026-11-20,1,,misere,Cat,,,exposed card,Dan\n"
+        b"2026-11-20,1,,misdeal,,,,,\n"
+    )
     document = read_csv(raw, club)
     hands = document.nights[0].tables[0].hands
     assert hands[0].revokes == ["Bob", "Cat"]

@@ -13,7 +13,7 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from club.models import AuditEvent, Debt, Delivery, Night, Publication
+from club.models import AuditEvent, Debt, Delivery, GradeBacklog, Night, Publication
 from club.services import publish as publish_service
 from club.services import results_mail
 from club.services.hands import HandConflict, close_night, update_hand
@@ -403,5 +403,10 @@ def test_publish_due_command(played, secretary, players):
     Night.objects.filter(pk=played.pk).update(publish_after=timezone.now())
     out = StringIO()
     call_command("publish_due", stdout=out)
-    assert out.getvalue().strip() == "1 night(s) published, 0 email(s) sent."
+    # The hands the fixture recorded were still waiting for their grades: publish_due caught up.
+    assert re.fullmatch(
+        r"1 night\(s\) published, 0 email\(s\) sent, [1-9]\d* hand\(s\) graded\.",
+        out.getvalue().strip(),
+    )
+    assert not GradeBacklog.objects.exists()
     assert len(mail.outbox) == 4  # sent by the task the publication queued

@@ -1,10 +1,12 @@
-"""Publish the nights whose correction window has ended and retry the emails that are due.
+"""Publish the nights whose correction window has ended, retry the emails that are due, and
+catch up any club's grades still waiting.
 
-The task queue does both on time when `db_worker` runs; run this from cron (every few minutes)
-as well, or instead, so that nothing waits if the worker was down."""
+The task queue does all three on time when `db_worker` runs; run this from cron (every few
+minutes) as well, or instead, so that nothing waits if the worker was down."""
 
 from django.core.management.base import BaseCommand
 
+from club.services.grades import drain_all
 from club.services.publish import publish_due
 
 
@@ -13,4 +15,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         published, sent = publish_due()
-        self.stdout.write(f"{published} night(s) published, {sent} email(s) sent.")
+        rated = drain_all()
+        self.stdout.write(
+            f"{published} night(s) published, {sent} email(s) sent, {rated} hand(s) graded."
+        )
