@@ -34,3 +34,35 @@ def normalise_name(name: str) -> str:
 def name_key(name: str) -> str:
     """What two names must share to be the same player's: normalised, then case-folded."""
     return unicodedata.normalize("NFC", normalise_name(name).casefold())
+
+
+SHORT = 12  # characters of a first name kept in a short name
+
+
+def short_names(names: list[str]) -> list[str]:
+    """Names a reader can tell apart in a narrow column ("Bob M." and "Bob W.", not "Bob Morti..."),
+    in the same order: the first name where it is the only one at the table, else the first name
+    and as much of the last as tells them apart ("Ann Ba." and "Ann Be."), else the whole name. A
+    first name longer than SHORT is cut. The full names stay in each column's title."""
+
+    def split(name: str) -> tuple[str, str]:
+        words = name.split()
+        given = words[0] if words else name
+        if len(given) > SHORT:
+            given = given[: SHORT - 1] + "…"
+        return given, " ".join(words[1:])
+
+    parts = [split(n) for n in names]
+    shorts = []
+    for name, (given, last) in zip(names, parts, strict=True):
+        rivals = [other_last for other_given, other_last in parts if other_given == given]
+        if len(rivals) == 1:
+            shorts.append(given)
+            continue
+        for k in range(1, len(last) + 1):
+            if sum(other[:k] == last[:k] for other in rivals) == 1:
+                shorts.append(f"{given} {last[:k]}.")
+                break
+        else:
+            shorts.append(name)
+    return shorts

@@ -56,6 +56,8 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", clubs.home, name="home"),
+    # Browsers ask for /favicon.ico whatever the page says: the app's icon, not a 404.
+    path("favicon.ico", offline.favicon, name="favicon"),
     *invitations.urlpatterns,  # an account's owner accepts or declines a club's invitation
     *interchange.schema_urlpatterns,
     *offline.urlpatterns,  # /sw.js: the service worker must sit at the root to cover every page

@@ -20,6 +20,7 @@ from django.http import QueryDict
 
 import scoring
 from club.models import Hand, Player, Table
+from club.names import short_names
 from club.queries.rulings import rulings_text
 from club.services import hands as hand_service
 from club.services.hands import HandEntry, ScoredHand, revoke_players
@@ -28,6 +29,13 @@ from scoring.contracts import SUITS
 TRICKS_MESSAGE = "Tricks must be between 0 and 13"
 NO_CONTRACT = "none"  # what the page calls "no contract chosen yet" when it shows and hides fields
 HIDDEN_FIELDS = ("expected_number", "version", "client_id")
+
+
+def _target(key: str) -> int | None:
+    try:
+        return scoring.Contract(key).target
+    except ValueError:
+        return None
 
 
 def trump_label(trump: scoring.Trump) -> str:
@@ -90,6 +98,53 @@ class FieldSlot:
     field: BoundField
     show_for: str = ""  # space-separated contract keys; blank: always shown
     hidden: bool = False
+
+
+@dataclass(frozen=True)
+class Chip:
+    """One choice of a group, drawn as a large button (a radio input in a label)."""
+
+    value: str
+    label: str
+    checked: bool = False
+    show_for: str = ""  # contract keys it is offered for, when not all of its group's
+    hidden: bool = False
+    kind: str = ""  # a class: "made", "failed"
+    title: str = ""  # the full name, when the label is shortened
+    target: int | None = None  # a contract's tricks to make (the page offers tricks near it)
+
+
+@dataclass(frozen=True)
+class ChipGroup:
+    field: BoundField
+    chips: list[Chip]
+    show_for: str = ""
+    hidden: bool = False
+
+    @property
+    def disabled(self) -> bool:
+        return self.hidden
+
+
+# Which tricks chips each kind of contract gets: a number for the contracts with over- and
+# under-tricks, "made or failed" for those won or lost outright (a misère made takes none).
+TRICK_CONTRACTS = tuple(c.value for c in scoring.Contract if c.info.counts_extra_tricks)
+MADE_FAILED = {
+    scoring.Contract.MISERE.value: ("0", "1"),
+    scoring.Contract.OPEN_MISERE.value: ("0", "1"),
+    scoring.Contract.ABUNDANCE_DECLARED.value: ("13", "12"),
+}
+CHIP_FIELDS = ("contract", "trump", "declarer", "partner", "tricks", "last_trick_by")
+MORE_FIELDS = (
+    "revoke_by",
+    "second_revoke_by",
+    "third_revoke_by",
+    "penalty",
+    "penalty_by",
+    "turned_suit",
+    "dealer",
+    "notes",
+)
 
 
 @dataclass(frozen=True)
@@ -279,11 +334,13 @@ class HandForm(forms.Form):
 
     def _show_for(self) -> dict[str, list[str]]:
         playing = [c.value for c in self.contracts]
-        with_trumps = [
-            c.value for c in self.contracts if self._trump_kind(c) is not scoring.TrumpKind.NONE
+        # Trumps are asked for only where the declarer names them (an abundance): the turned or
+        # rotating suit is the table's, shown above the form (and the turned one under "More").
+        named = [
+            c.value for c in self.contracts if self._trump_kind(c) is scoring.TrumpKind.DECLARER
         ]
         return {
-            "trump": [NO_CONTRACT, *with_trumps],
+            "trump": named,
             "declarer": [NO_CONTRACT, *playing],
             "partner": [scoring.Contract.PROP_COP.value],
             "tricks": [NO_CONTRACT, *playing],
@@ -332,6 +389,105 @@ class HandForm(forms.Form):
                 bound.field.widget.attrs["disabled"] = hidden
                 slots.append(FieldSlot(bound, " ".join(keys), hidden))
         return slots
+
+    def chip_groups(self) -> list[ChipGroup]:
+        """The form's main choices as large buttons, in tab order: contract, trumps named,
+        declarer, partner, tricks (or made or failed), and who took a general misère's last
+        trick. Each group is offered for the contracts it applies to (`show_for`); a hidden one
+        is not posted (static/js/table.js enables it when shown)."""
+        show_for = self._show_for()
+        current = self.current_contract()
+        groups = []
+        for name in CHIP_FIELDS:
+            if name not in self.fields:
+                continue
+            bound = self[name]
+            keys = show_for.get(name)
+            hidden = keys is not None and current not in keys and not bound.errors
+            chips = self._chips(name, str(bound.value() or ""), current)
+            groups.append(ChipGroup(bound, chips, " ".join(keys or ()), hidden))
+        return groups
+
+    def _chips(self, name: str, value: str, current: str) -> list[Chip]:
+        if name == "tricks":
+            return self._trick_chips(value, current)
+        choices = [(str(k), str(label)) for k, label in self.fields[name].choices if k != ""]
+        if name == "contract":
+            choices = [(k, label.split(":")[0]) for k, label in choices if k != scoring.MISDEAL]
+            return [
+                Chip(k, label, k == value, target=_target(k), title=label) for k, label in choices
+            ]
+        if name in ("declarer", "partner", "last_trick_by"):
+            # Every seat, the one sitting out hidden: offline, the page moves on to the next
+            # hand, where another player sits out, with no server to draw the buttons again.
+            shorts = short_names([p.name for p in self.seats])
+            return [
+                Chip(
+                    str(p.pk),
+                    short,
+                    str(p.pk) == value,
+                    title=p.name,
+                    hidden=p == self.sitting_out,
+                )
+                for p, short in zip(self.seats, shorts, strict=True)
+            ]
+        return [Chip(k, label, k == value) for k, label in choices]
+
+    def _trick_chips(self, value: str, current: str) -> list[Chip]:
+        made_failed = MADE_FAILED.get(current)
+        chips = [
+            Chip(
+                str(n),
+                str(n),
+                value == str(n) and made_failed is None,
+                show_for=" ".join((NO_CONTRACT, *TRICK_CONTRACTS)),
+                hidden=made_failed is not None,
+            )
+            for n in range(scoring.TRICKS_IN_HAND + 1)
+        ]
+        for contract, (made, failed) in MADE_FAILED.items():
+            for kind, tricks in (("made", made), ("failed", failed)):
+                chips.append(
+                    Chip(
+                        tricks,
+                        "Made" if kind == "made" else "Failed",
+                        current == contract and value == tricks,
+                        show_for=contract,
+                        hidden=current != contract,
+                        kind=kind,
+                    )
+                )
+        return chips
+
+    def misdeal_chip(self) -> Chip:
+        """Cards wrongly dealt: a contract of its own, offered under More."""
+        return Chip(scoring.MISDEAL, MISDEAL_LABEL, self.current_contract() == scoring.MISDEAL)
+
+    def more_fields(self) -> list[FieldSlot]:
+        """The rarely needed fields, behind "More": revokes, a penalty against a misère, the
+        suit turned up, the dealer, notes."""
+        return [slot for slot in self.layout() if slot.field.name in MORE_FIELDS]
+
+    @property
+    def more_open(self) -> bool:
+        """Open "More" when something in it was filled in or has an error."""
+        for name in MORE_FIELDS:
+            if name in ("dealer",) or name not in self.fields:
+                continue
+            bound = self[name]
+            if bound.errors or (bound.value() not in (None, "")):
+                return True
+        return self.current_contract() == scoring.MISDEAL
+
+    def problems(self) -> list[str]:
+        """Why a posted form was not saved, every reason named ("Contract: choose ...")."""
+        found = [str(message) for message in self.non_field_errors()]
+        for name, messages in self.errors.items():
+            if name == NON_FIELD_ERRORS:
+                continue
+            label = self.fields[name].label if name in self.fields else name
+            found.extend(str(m) if name in HIDDEN_FIELDS else f"{label}: {m}" for m in messages)
+        return found
 
     def focus(self, name: str) -> None:
         """Put the cursor on this field when the form appears."""
@@ -486,7 +642,9 @@ class HandForm(forms.Form):
             amounts = [
                 (p, None if p == scored.sitting_out else scored.amount(p)) for p in self.seats
             ]
-            return Preview("ok", self.describe(), self.result_text(), amounts)
+            # All passed, cards wrongly dealt: the result says it all ("All passed: redeal").
+            title = "" if self.entry and self.entry.contract in NO_PLAY else self.describe()
+            return Preview("ok", title, self.result_text(), amounts)
         errors = [str(message) for message in self.non_field_errors()]
         for name, messages in self.errors.items():
             if name in HIDDEN_FIELDS or name == NON_FIELD_ERRORS:

@@ -206,3 +206,15 @@ def saved_row(
         result=result_text(hand, hand.rule_set.rules),
         rulings=rulings_text(revokers, hand.penalty, penalty_by),
     )
+
+
+def table_totals(table: Table) -> dict[int, int]:
+    """Each player's total at the table (player id -> total): one aggregate."""
+    rows = (
+        ScoreLine.objects.filter(hand__table=table)
+        .values("player_id")
+        .annotate(total=Sum("amount"))
+        .order_by()
+        .values_list("player_id", "total")
+    )
+    return dict(rows)

@@ -35,9 +35,16 @@ from club.forms.hands import (
     posted_hand_form,
 )
 from club.models import Club, Hand, Night, Table
+from club.names import short_names
 from club.queries.money_owed import link_pay_rows
 from club.queries.sheet_version import etag_of_hands, sheet_etag
-from club.queries.table_sheet import TableSheet, prefetch_seats, saved_row, table_sheet
+from club.queries.table_sheet import (
+    TableSheet,
+    prefetch_seats,
+    saved_row,
+    table_sheet,
+    table_totals,
+)
 from club.services import hands as hand_service
 
 PAGE = "club/table.html"
@@ -192,6 +199,8 @@ def _context(request: HttpRequest, route: TableRoute, **extra: Any) -> dict[str,
         context["owed_rows"] = link_pay_rows(route)
     context.update(extra)
     form = context.get("form")
+    if isinstance(form, HandForm) and "bar_totals" not in context:
+        context["bar_totals"] = _bar_totals(table, context.get("sheet"))
     if isinstance(form, HandForm):
         hand = context.get("hand")
         if context["mode"] == "edit" and hand is not None:
@@ -208,10 +217,25 @@ def _context(request: HttpRequest, route: TableRoute, **extra: Any) -> dict[str,
                 "hx-trigger": "change",
                 "hx-target": "#entry",
                 "hx-swap": "outerHTML",
-                "hx-sync": "this:replace",
+                "hx-sync": "this:queue last",
             }
         )
     return context
+
+
+def _bar_totals(
+    table: Table, sheet: TableSheet | None = None, totals: dict[int, int] | None = None
+) -> list[tuple[str, Any, int]]:
+    """The totals in the bar beside Save on a phone: each seat's short name (one a reader can
+    tell apart), the player and their total; from the sheet or the totals already read, else
+    one aggregate."""
+    seats = [seat.player for seat in table.seats.all()]
+    if totals is None:
+        totals = (
+            {p.pk: t for p, t in sheet.seat_totals} if sheet is not None else table_totals(table)
+        )
+    shorts = short_names([p.name for p in seats])
+    return [(short, p, totals.get(p.pk, 0)) for short, p in zip(shorts, seats, strict=True)]
 
 
 def _new_form(table: Table) -> HandForm:
@@ -226,8 +250,8 @@ def _page(request: HttpRequest, route: TableRoute, status: int = 200, **extra: A
     can_change = route.can_score and not _locked(request, route, table.night)
     if can_change and "form" not in extra:
         extra["form"] = _new_form(table)
+    extra.setdefault("sheet", table_sheet(table))
     context = _context(request, route, **extra)
-    context["sheet"] = table_sheet(table)
     context["sheet_etag"] = etag_of_hands(table, (row.hand for row in context["sheet"].rows))
     return render(request, route.page, context, status=status)
 
@@ -244,8 +268,8 @@ def _entry_and_sheet(
     table = route.table
     if not _locked(request, route, table.night):
         extra.setdefault("form", _new_form(table))
+    extra["sheet"] = table_sheet(table)
     context = _context(request, route, **extra)
-    context["sheet"] = table_sheet(table)
     response = render(request, f"{PAGE}#entry-and-sheet", context, status=status)
     # The sheet just sent, so the page's "changed elsewhere?" check starts from it.
     response["X-Sheet-ETag"] = etag_of_hands(table, (row.hand for row in context["sheet"].rows))
@@ -294,10 +318,9 @@ def _changed(
     extra: dict[str, Any] = {"saved": message}
     if not _locked(request, route, table.night):
         extra["form"] = _new_form(table)
-    context = _context(request, route, **extra)
     sheet = table_sheet(table)
+    context = _context(request, route, sheet=sheet, **extra)
     context.update(
-        sheet=sheet,
         changed_rows=sheet.rows[from_number - 1 :],
         gone_row=gone,
         whole_sheet=not sheet.rows,
@@ -365,8 +388,11 @@ def show_table(request: HttpRequest, route: TableRoute) -> HttpResponse:
         if request.headers.get("If-None-Match") == etag:
             response = HttpResponse(status=304)
         else:
-            context = _context(request, route, sheet=table_sheet(route.table))
-            response = render(request, f"{PAGE}#sheet", context)
+            sheet = table_sheet(route.table)
+            context = _context(request, route, sheet=sheet)
+            if context["can_change"]:
+                context["bar_totals"] = _bar_totals(route.table, sheet)
+            response = render(request, f"{PAGE}#sheet-poll", context)
         response["ETag"] = etag
         response["Cache-Control"] = "no-cache"
         return response
@@ -450,9 +476,14 @@ def _saved(request: HttpRequest, route: TableRoute, hand: Hand, message: str) ->
     amounts = {p.pk: hand.scored.amount(p) for p in hand.scored.players}  # type: ignore[attr-defined]
     row = saved_row(table, hand, amounts, state.totals)
     totals = [state.totals.get(p.pk, 0) for p in seats]
-    context = _context(request, route, form=following_hand_form(table, hand), saved=message)
-    context["form"].focus("contract")
-    context.update(
+    form = following_hand_form(table, hand)
+    form.focus("contract")
+    context = _context(
+        request,
+        route,
+        form=form,
+        saved=message,
+        bar_totals=_bar_totals(table, totals=state.totals),
         row=row,
         first_row=state.count == 1,
         sheet=TableSheet(seats=seats, rows=[row], totals=totals, count=state.count),

@@ -12,6 +12,7 @@ import hashlib
 import json
 
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import path
@@ -47,3 +48,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 
 urlpatterns = [path("sw.js", service_worker, name="service_worker")]
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers ask for whatever the page says: the app's icon."""
+    return redirect(static("favicon.svg"), permanent=True)

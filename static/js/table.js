@@ -35,6 +35,44 @@
   function isNewHandForm(form) { return form && form.dataset.mode === "new"; }
   function field(form, name) { return form.querySelector("[name=" + name + "]"); }
 
+  // A field's value, text and setting, whether it is a group of buttons (radios) or a select/box.
+  function valueOf(form, name) {
+    var found = "";
+    form.querySelectorAll("[name=" + name + "]").forEach(function (input) {
+      if (input.disabled || found) return;
+      if (input.type === "radio") {
+        if (input.checked) found = input.value;
+      } else {
+        found = input.value;
+      }
+    });
+    return found;
+  }
+
+  function textOf(form, name) {
+    var radio = form.querySelector("input[name=" + name + "]:checked:not(:disabled)");
+    if (radio) {
+      var chip = radio.closest(".chip");
+      return (chip.getAttribute("title") || chip.textContent).trim();
+    }
+    var input = field(form, name);
+    if (!input || input.disabled || !input.value) return "";
+    return input.tagName === "SELECT" ? input.options[input.selectedIndex].text : input.value;
+  }
+
+  function setValue(form, name, value) {
+    var radios = Array.from(form.querySelectorAll("input[type=radio][name=" + name + "]"));
+    if (!radios.length) {
+      var input = field(form, name);
+      if (input) input.value = value;
+      return;
+    }
+    radios.forEach(function (radio) { radio.checked = false; });
+    var matching = radios.filter(function (radio) { return radio.value === value; });
+    var chosen = matching.filter(function (radio) { return !radio.disabled; })[0] || matching[0];
+    if (chosen) chosen.checked = true;
+  }
+
   function csrfToken() {
     var input = document.querySelector("input[name=csrfmiddlewaretoken]");
     if (input) return input.value;
@@ -54,18 +92,64 @@
     return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
   }
 
+  // Show only what the chosen contract uses. A field (or a single button, say "Made" for a
+  // misère) says in data-show-for which contracts it is for; whatever is hidden is disabled too,
+  // so it is not sent (the server refuses, say, a partner sent with a solo).
   function showFieldsFor(form) {
-    var contract = field(form, "contract");
-    if (!contract) return;
-    var value = contract.value || "none";
+    var value = checkedValue(form, "contract") || "none";
     form.querySelectorAll("[data-show-for]").forEach(function (slot) {
       slot.hidden = slot.dataset.showFor.split(" ").indexOf(value) === -1;
-      // A hidden field is not sent: the server refuses, say, a partner sent with a solo.
-      slot.querySelectorAll("input, select, textarea").forEach(function (input) {
-        input.disabled = slot.hidden;
-      });
     });
+    form.querySelectorAll("input, select, textarea").forEach(function (input) {
+      if (input.type === "hidden") return;
+      input.disabled = !!input.closest("[hidden]");
+    });
+    tricksFor(form, value);
   }
+
+  function checkedValue(form, name) {
+    var chosen = form.querySelector("input[name=" + name + "]:checked");
+    if (chosen) return chosen.value;
+    var select = form.querySelector("select[name=" + name + "]");
+    return select ? select.value : "";
+  }
+
+  // The tricks a contract's declarer is likely to take, around its target, as buttons; the others
+  // one tap away ("Other tricks"). A contract won or lost outright shows "Made" and "Failed"
+  // instead, with "Made" chosen for a new hand until the scorer says otherwise.
+  function tricksFor(form, contract) {
+    var group = form.querySelector("[data-tricks]");
+    var chip = form.querySelector("input[name=contract][value='" + contract + "']");
+    if (!group) return;
+    var target = chip && chip.dataset.target !== undefined ? parseInt(chip.dataset.target, 10) : NaN;
+    var numbered = group.querySelectorAll(".chip:not(.made):not(.failed) input");
+    var far = 0;
+    numbered.forEach(function (input) {
+      var label = input.closest(".chip");
+      var away = isNaN(target) ? 0 : Math.abs(parseInt(input.value, 10) - target);
+      var isFar = away > 3 && !input.checked;
+      label.classList.toggle("far", isFar);
+      if (isFar && !label.hidden) far += 1;
+    });
+    var more = group.querySelector("[data-all-tricks]");
+    if (more) more.hidden = far === 0 || group.classList.contains("all-tricks");
+    var made = group.querySelector(".chip.made:not([hidden]) input");
+    var anyChosen = group.querySelector("input:checked:not(:disabled)");
+    if (made && !anyChosen && isNewHandForm(form)) {
+      made.checked = true;
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    var more = event.target.closest && event.target.closest("[data-all-tricks]");
+    if (!more) return;
+    var group = more.closest("[data-tricks]");
+    group.classList.add("all-tricks");
+    more.setAttribute("aria-expanded", "true");
+    more.hidden = true;
+    var first = group.querySelector(".chip.far input:not(:disabled)");
+    if (first) first.focus();
+  });
 
   // --- messages: beside Save when the entry form is there, else above the sheet ------------------
 
@@ -98,6 +182,12 @@
     return !!(elt && elt.id === "save-hand");
   }
 
+  // An answer's out-of-band parts (the new row, the totals, the sheet) put in place, leaving the
+  // entry form as it is: what the outbox and the poll receive.
+  function applyAnswer(html) {
+    if (window.htmx) htmx.swap(document.body, html, { swapStyle: "none" });
+  }
+
   // --- drafts: a half-typed hand survives a reload -----------------------------------------------
 
   var SKIP = { csrfmiddlewaretoken: 1, client_id: 1, expected_number: 1, version: 1 };
@@ -111,8 +201,7 @@
   }
 
   function typed(form) {
-    var contract = form && field(form, "contract");
-    return !!(contract && contract.value);
+    return !!(form && valueOf(form, "contract"));
   }
 
   function keepDraft() {
@@ -142,9 +231,13 @@
     if (!draft || !draft.fields) return;
     var dealer = field(form, "dealer");
     var dealerBefore = dealer ? dealer.value : "";
-    draft.fields.forEach(function (pair) {
-      var input = field(form, pair[0]);
-      if (input) input.value = pair[1];
+    // The contract first: it decides which buttons are offered for the rest.
+    draft.fields.filter(function (p) { return p[0] === "contract"; }).forEach(function (pair) {
+      setValue(form, pair[0], pair[1]);
+    });
+    showFieldsFor(form);
+    draft.fields.filter(function (p) { return p[0] !== "contract"; }).forEach(function (pair) {
+      setValue(form, pair[0], pair[1]);
     });
     showFieldsFor(form);
     var note = "Your unsaved hand is back in the form (kept on this device): check it and save it.";
@@ -153,7 +246,8 @@
         form.dataset.number + ": check it before saving.";
     }
     // Another dealer changes who plays at a table of five: let the server draw the form again.
-    var changed = dealer && dealer.value !== dealerBefore ? dealer : field(form, "contract");
+    var changed = dealer && dealer.value !== dealerBefore
+      ? dealer : form.querySelector("input[name=contract]:checked") || field(form, "contract");
     changed.dispatchEvent(new Event("change", { bubbles: true }));
     say(note, "warning");
   }
@@ -161,8 +255,17 @@
   // --- the preview never shows errors for fields as they were ------------------------------------
 
   document.addEventListener("input", markPreviewStale);
+  // In the capture phase, before htmx (listening on the form) builds the preview's request: the
+  // request must carry the fields as the new contract shows them.
   document.addEventListener("change", function (event) {
-    if (event.target.name === "contract" && event.target.form) showFieldsFor(event.target.form);
+    if (event.target.name === "contract" && event.target.form) {
+      event.target.closest("form").querySelectorAll("[data-tricks]").forEach(function (group) {
+        group.classList.remove("all-tricks");
+      });
+      showFieldsFor(event.target.form);
+    }
+  }, true);
+  document.addEventListener("change", function (event) {
     markPreviewStale(event);
     if (event.target.form && event.target.form.id === "hand-form") keepDraft();
   });
@@ -204,37 +307,28 @@
   // --- saving: online through htmx, offline into the outbox --------------------------------------
 
   function describe(form) {
-    function label(name) {
-      var input = field(form, name);
-      if (!input || !input.value) return "";
-      return input.tagName === "SELECT" ? input.options[input.selectedIndex].text : input.value;
-    }
-    var text = label("contract");
-    var who = [label("declarer"), label("partner")].filter(Boolean).join(" & ");
-    var played = ["all_passed", "misdeal"].indexOf(field(form, "contract").value) < 0;
+    var text = textOf(form, "contract");
+    var who = [textOf(form, "declarer"), textOf(form, "partner")].filter(Boolean).join(" & ");
+    var played = ["all_passed", "misdeal"].indexOf(valueOf(form, "contract")) < 0;
     if (who && played) text += " by " + who;
-    if (label("tricks") && played) {
-      text += ", " + label("tricks") + " tricks";
-    }
+    var tricks = textOf(form, "tricks");
+    if (tricks && played) text += /^[0-9]+$/.test(tricks) ? ", " + tricks + " tricks" : ", " + tricks.toLowerCase();
     return text;
   }
 
   function missing(form) {
-    var contract = field(form, "contract").value;
+    var contract = valueOf(form, "contract");
     if (!contract) return "Choose the contract (or All passed).";
     if (contract === "misdeal") return "";
     if (contract === "all_passed") {
-      var last = field(form, "last_trick_by");
-      return last && !last.value ? "Who took the last trick?" : "";
+      return field(form, "last_trick_by") && !valueOf(form, "last_trick_by") ? "Who took the last trick?" : "";
     }
-    if (!field(form, "declarer").value) return "Choose who declared.";
-    if (contract === "prop_cop" && field(form, "partner") && !field(form, "partner").value) {
+    if (!valueOf(form, "declarer")) return "Choose who declared.";
+    if (contract === "prop_cop" && field(form, "partner") && !valueOf(form, "partner")) {
       return "Prop & Cop needs a partner.";
     }
-    var penalty = field(form, "penalty");
-    var claimed = penalty && !penalty.disabled && penalty.value;
-    if (field(form, "tricks").value === "" && !claimed) {
-      return "Enter the tricks the declaring side won (0 to 13).";
+    if (valueOf(form, "tricks") === "" && !valueOf(form, "penalty")) {
+      return "Choose the tricks the declaring side won (0 to 13).";
     }
     return "";
   }
@@ -270,31 +364,27 @@
     var planEl = document.getElementById("entry-plan");
     var plan = planEl ? JSON.parse(planEl.textContent) : null;
     var hand = plan && plan.hands.filter(function (h) { return h.number === number; })[0];
-    ["contract", "declarer", "partner", "tricks", "revoke_by", "second_revoke_by", "third_revoke_by",
-      "penalty", "penalty_by", "turned_suit", "last_trick_by", "notes"].forEach(function (name) {
-      var input = field(form, name);
-      if (input) input.value = "";
-    });
+    ["contract", "trump", "declarer", "partner", "tricks", "revoke_by", "second_revoke_by",
+      "third_revoke_by", "penalty", "penalty_by", "turned_suit", "last_trick_by", "notes"]
+      .forEach(function (name) { setValue(form, name, ""); });
+    form.querySelectorAll("[data-tricks]").forEach(function (g) { g.classList.remove("all-tricks"); });
     field(form, "expected_number").value = number;
     field(form, "client_id").value = newId();
     form.dataset.number = String(number);
     if (hand) {
       field(form, "dealer").value = hand.dealer;
-      var trump = field(form, "trump");
-      if (trump) trump.value = hand.trump;
-      ["declarer", "partner", "revoke_by", "second_revoke_by", "third_revoke_by", "penalty_by",
-        "last_trick_by"].forEach(function (name) {
+      // At a table of five another player sits out: offer the players of this hand only.
+      ["declarer", "partner", "last_trick_by"].forEach(function (name) {
+        form.querySelectorAll("input[type=radio][name=" + name + "]").forEach(function (radio) {
+          var chip = radio.closest(".chip");
+          chip.hidden = radio.value === hand.out;
+        });
+      });
+      ["revoke_by", "second_revoke_by", "third_revoke_by", "penalty_by"].forEach(function (name) {
         var select = field(form, name);
         if (!select) return;
-        var blank = select.options[0] && !select.options[0].value ? select.options[0].cloneNode(true) : null;
-        select.replaceChildren();
-        if (blank) select.appendChild(blank);
-        Object.keys(plan.players).forEach(function (id) {
-          if (id === hand.out) return;
-          var option = document.createElement("option");
-          option.value = id;
-          option.textContent = plan.players[id];
-          select.appendChild(option);
+        Array.from(select.options).forEach(function (option) {
+          option.hidden = option.disabled = option.value !== "" && option.value === hand.out;
         });
         select.value = "";
       });
@@ -318,7 +408,7 @@
       preview.appendChild(p);
     }
     showFieldsFor(form);
-    field(form, "contract").focus();
+    form.querySelector("input[name=contract]").focus();
   }
 
   function strong(text) {
@@ -429,7 +519,7 @@
         actions.className = "actions";
         if (item.problem.kind === "moved-on") {
           actions.appendChild(button("Save as hand " + item.problem.next, "as-next"));
-        } else {
+        } else if (item.problem.kind !== "deleted") {
           actions.appendChild(button("Try again", "retry"));
         }
         actions.appendChild(button("Discard", "discard", "danger"));
@@ -480,15 +570,11 @@
     }).filter(Boolean).join(" ");
   }
 
+  // The sheet a poll brings (and, out of band, the totals beside Save) in place of the page's.
   function swapSheet(html) {
-    var doc = new DOMParser().parseFromString(html, "text/html");
-    var fresh = doc.getElementById("sheet");
-    var current = document.getElementById("sheet");
-    if (!fresh || !current) return;
-    fresh.removeAttribute("hx-swap-oob");
-    fresh = document.importNode(fresh, true);
-    current.replaceWith(fresh);
-    if (window.htmx) htmx.process(fresh);
+    if (window.htmx && document.getElementById("sheet")) {
+      htmx.swap("#sheet", html, { swapStyle: "outerHTML" });
+    }
   }
 
   function send(item) {
@@ -515,7 +601,7 @@
       return response.text().then(function (html) {
         var outcome = response.headers.get("X-Hand-Outcome");
         if (outcome === "saved" || outcome === "resent") {
-          swapSheet(html);
+          applyAnswer(html);
           etag = response.headers.get("X-Sheet-ETag") || etag;
           return Outbox.remove(table, item.id).then(function (items) {
             pending = items;
@@ -527,7 +613,7 @@
           });
         }
         if (outcome === "moved-on") {
-          swapSheet(html);
+          applyAnswer(html);
           item.problem = {
             kind: "moved-on",
             message: messageIn(html, "#save-status .message.error"),
@@ -539,6 +625,9 @@
             kind: "invalid",
             message: "The server refused it: " + messageIn(html, ".errorlist li, .errorlist.nonfield li"),
           };
+        } else if (outcome === "deleted") {
+          applyAnswer(html);
+          item.problem = { kind: "deleted", message: messageIn(html, "#save-status .message.error") };
         } else if (outcome === "closed") {
           item.problem = { kind: "closed", message: messageIn(html, ".message.warning, .message.error") };
         } else if (response.status >= 500) {
@@ -640,8 +729,14 @@
     }
   }
 
+  // Whether the person at this page has typed into the form (a draft restored on load alone does
+  // not count: leaving then loses nothing, and Chromium refuses to ask without a gesture).
+  var touched = false;
+  document.addEventListener("input", function (event) { if (event.isTrusted) touched = true; });
+  document.addEventListener("change", function (event) { if (event.isTrusted) touched = true; });
+
   window.addEventListener("beforeunload", function (event) {
-    if ((isNewHandForm(handForm()) && typed(handForm())) || pending.length) {
+    if ((touched && isNewHandForm(handForm()) && typed(handForm())) || pending.length) {
       // The draft and the outbox are kept anyway; asking first avoids leaving by mistake.
       event.preventDefault();
       event.returnValue = "";

@@ -33,18 +33,42 @@ def browser_type_launch_args(browser_type_launch_args):
 
 
 CSP_WORDS = "Content Security Policy"
+LOAD_FAILED = "Failed to load resource"
+# Pages and the app's own requests may answer 404 on purpose (a revoked link, another club's
+# id); a script, a style sheet, an image or the icon never should.
+PAGE_REQUESTS = ("document", "xhr", "fetch")
 
 
 @pytest.fixture
 def page(page):
-    """Every browser test fails if Chromium refuses anything under the Content Security Policy
-    (it says so on the console: "Refused to apply inline style because it violates the
-    following Content Security Policy directive ..."). The list is `page.csp_violations`."""
+    """Every browser test fails if the console reports an error: anything Chromium refuses under
+    the Content Security Policy ("Refused to apply inline style ..."), a resource that failed to
+    load (a 404 favicon), an uncaught script error. The lists are `page.csp_violations` and
+    `page.console_errors`; a test that provokes an error on purpose (the connection dropped)
+    clears `page.console_errors` itself."""
     violations: list[str] = []
-    page.on("console", lambda message: _note_violation(violations, message.text))
+    errors: list[str] = []
+
+    def on_console(message) -> None:
+        _note_violation(violations, message.text)
+        text = message.text
+        # A refused request is judged by its response below (a 409 or 422 is the app answering).
+        if message.type == "error" and CSP_WORDS not in text and not text.startswith(LOAD_FAILED):
+            errors.append(text)
+
+    def on_response(response) -> None:
+        kind = response.request.resource_type
+        if response.status >= 500 or (response.status == 404 and kind not in PAGE_REQUESTS):
+            errors.append(f"{response.status} for {kind} {response.url}")
+
+    page.on("console", on_console)
+    page.on("response", on_response)
+    page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
     page.csp_violations = violations
+    page.console_errors = errors
     yield page
     assert violations == [], f"Content Security Policy violations: {violations}"
+    assert errors == [], f"Console errors: {errors}"
 
 
 def _note_violation(violations: list[str], text: str) -> None:

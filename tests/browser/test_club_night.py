@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from entry_kit import fill_hand, tap
 from playwright.sync_api import Page, expect
 
 import scoring
@@ -27,30 +28,24 @@ def enter_hand(
     trump: str | None = None,
     revoke_by: str | None = None,
 ) -> None:
-    """Fill the entry form with the keyboard-friendly controls and save with Enter."""
-    form = page.locator("#hand-form")
+    """Tap the hand's buttons (a revoke under "More") and save with Enter."""
     expect(page.locator("#entry-title")).to_have_text(f"Hand {number}")
-    form.locator("#id_contract").select_option(contract)
-    if trump:
-        form.locator("#id_trump").select_option(trump)
-    if declarer:
-        form.locator("#id_declarer").select_option(label=declarer)
-    if partner:
-        expect(form.locator("#id_partner")).to_be_visible()
-        form.locator("#id_partner").select_option(label=partner)
-    else:
-        expect(form.locator("#id_partner")).to_be_hidden()
-    if revoke_by:
-        form.locator("#id_revoke_by").select_option(label=revoke_by)
-    if tricks is not None:
-        form.locator("#id_tricks").fill(str(tricks))
+    fill_hand(
+        page,
+        contract,
+        declarer,
+        partner=partner,
+        tricks=tricks,
+        trump=trump,
+        revoke_by=revoke_by,
+    )
     # The live preview shows the result before anything is saved.
     expect(page.locator("#preview")).to_contain_text(re.compile("Made|Failed|passed"))
-    page.locator("#id_tricks" if tricks is not None else "#id_contract").press("Enter")
+    page.locator("#hand-form input[name=contract]:checked").press("Enter")
     expect(page.locator(f"#hand-{number}")).to_be_visible()
     # The form is ready for the next hand with the cursor back in it.
     expect(page.locator("#entry-title")).to_have_text(f"Hand {number + 1}")
-    expect(page.locator("#id_contract")).to_be_focused()
+    expect(page.locator("#hand-form input[name=contract]").first).to_be_focused()
 
 
 def expected_amounts(seats: list[str], hands: list[dict]) -> dict[str, int]:
@@ -91,9 +86,9 @@ def test_a_whole_club_night(logged_in: Page, live_server, club, season, players)
     # Correct hand 1: the solo took 4 tricks, not 7.
     page.locator("#hand-1").get_by_role("link", name=re.compile("Edit")).click()
     expect(page.locator("#entry-title")).to_have_text("Correct hand 1")
-    page.locator("#id_tricks").fill("4")
+    tap(page, "tricks", "4")
     expect(page.locator("#preview")).to_contain_text("Failed, 1 under")
-    page.locator("#id_tricks").press("Enter")
+    page.locator("#hand-form input[name=tricks]:checked").press("Enter")
     expect(page.locator("#hand-1")).to_contain_text("Failed, 1 under")
     hands4 = [
         {"contract": "solo", "declarer": "Bob", "tricks": 4},

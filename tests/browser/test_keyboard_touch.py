@@ -1,4 +1,4 @@
-"""Keyboard and touch in Chromium: type-ahead in the trumps select, trumps out of the
+"""Keyboard and touch in Chromium: type-ahead in the hand form's buttons, trumps out of the
 tab order unless the declarer names them, the skip link, focus kept on "Add players", the phone
 menu's targets, and the night's audit trail folded."""
 
@@ -19,32 +19,60 @@ def focused_id(page: Page) -> str:
     return page.evaluate("() => document.activeElement && document.activeElement.id")
 
 
-def test_typing_picks_trumps_and_tab_skips_them_unless_named(logged_in: Page, live_server, table4):
+def focused(page: Page) -> tuple[str, str]:
+    """The focused control's name and value."""
+    return tuple(page.evaluate("() => [document.activeElement.name, document.activeElement.value]"))
+
+
+def checked(page: Page, name: str) -> str:
+    return page.evaluate(
+        f"() => (document.querySelector('#hand-form input[name={name}]:checked') || {{}}).value"
+    )
+
+
+def test_typing_picks_each_button_and_tab_moves_from_group_to_group(
+    logged_in: Page, live_server, table4
+):
     page = logged_in
     page.goto(f"{live_server.url}/c/{table4.night.season.club.slug}/tables/{table4.pk}/")
-    expect(page.locator("#id_contract")).to_be_focused()
+    assert focused(page)[0] == "contract"  # the cursor starts on the contracts
     # A solo: its trumps are the turned suit, so Tab goes from the contract to the declarer.
     page.keyboard.press("s")
-    expect(page.locator("#id_contract")).to_have_value("solo")
+    assert checked(page, "contract") == "solo"
     page.keyboard.press("Tab")
-    assert focused_id(page) == "id_declarer"
+    assert focused(page)[0] == "declarer"
+    page.keyboard.press("b")  # Bob, by the first letter, as a select's type-ahead did
+    assert focused(page) == ("declarer", str(table4.seats.get(position=1).player_id))
+    page.keyboard.press("Tab")
+    page.keyboard.press("7")
+    assert checked(page, "tricks") == "7"
+    # Two digits in a row are one number: 1 then 0 is ten (behind "Other tricks" for a solo).
+    page.keyboard.press("1")
+    page.keyboard.press("0")
+    assert checked(page, "tricks") == "10"
     # An abundance: the declarer names trumps, so Tab stops there and "h" picks Hearts.
     page.keyboard.press("Shift+Tab")
-    assert focused_id(page) == "id_contract"
+    page.keyboard.press("Shift+Tab")
+    assert focused(page)[0] == "contract"
     page.keyboard.press("a")
-    expect(page.locator("#id_contract")).to_have_value("abundance")
+    assert checked(page, "contract") == "abundance"
     page.keyboard.press("Tab")
-    assert focused_id(page) == "id_trump"
+    assert focused(page)[0] == "trump"
     for key, suit in (("h", "hearts"), ("c", "clubs"), ("d", "diamonds"), ("s", "spades")):
-        page.wait_for_timeout(1100)  # a new search, not "hc" typed as one word
+        page.wait_for_timeout(900)  # a new search, not "hc" typed as one word
         page.keyboard.press(key)
-        expect(page.locator("#id_trump")).to_have_value(suit)
-    # Back to a misère: no trumps at all, the field leaves the tab order again.
+        assert checked(page, "trump") == suit
+    # Back to a misère: no trumps, and "made or failed" instead of a number, "Made" chosen.
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("m")
-    expect(page.locator("#id_contract")).to_have_value("misere")
+    assert checked(page, "contract") == "misere"
     page.keyboard.press("Tab")
-    assert focused_id(page) == "id_declarer"
+    assert focused(page)[0] == "declarer"
+    page.keyboard.press("Tab")
+    assert focused(page) == ("tricks", "0")  # "Made"
+    page.keyboard.press("f")
+    assert checked(page, "tricks") == "1"  # "Failed"
+    expect(page.locator("#hand-form label.chip.failed[data-show-for=misere]")).to_be_visible()
 
 
 def test_the_skip_link_leads_to_the_main_content(logged_in: Page, live_server, table4):

@@ -98,6 +98,6 @@ def test_marks_payments_paid_from_a_phone_sized_table_link(
     expect(page.locator(".messages")).to_contain_text("Cat paid Bob £0.04.")
     expect(page.locator(f'#owed [data-debt="{debt.pk}"]')).to_contain_text("Settled")
     assert list(
-        Settlement.objects.filter(debt=debt).order_by("id").values_list("amount", "by", "note")
-    ) == [(2, None, "at table 1's link"), (4, None, "at table 1's link")]
+        Settlement.objects.filter(debt=debt).order_by("id").values_list("amount", "by", "via")
+    ) == [(2, None, "Table 1's link"), (4, None, "Table 1's link")]
     context.close()

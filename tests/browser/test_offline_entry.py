@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 
+import entry_kit as kit
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import scoring
-from club.models import Hand
+from club.models import Hand, Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -52,10 +53,14 @@ def _phone(browser: Browser, live_server, username: str | None):
 
 
 def fill_hand(page: Page, contract: str, declarer: str, tricks: int) -> None:
-    form = page.locator("#hand-form")
-    form.locator("#id_contract").select_option(contract)
-    form.locator("#id_declarer").select_option(label=declarer)
-    form.locator("#id_tricks").fill(str(tricks))
+    kit.fill_hand(page, contract, declarer, tricks=tricks)
+
+
+def checked(page: Page, name: str) -> str:
+    return page.evaluate(
+        f"() => (document.querySelector('#hand-form input[name={name}]:checked') || {{}}).value"
+        " || ''"
+    )
 
 
 def save_online(page: Page, number: int, contract: str, declarer: str, tricks: int) -> None:
@@ -129,20 +134,19 @@ def test_two_tables_at_once_one_offline_mid_entry_stores_the_hand_once(
 def test_a_half_typed_hand_survives_a_reload(phone, live_server, club, scorer, table4):
     ctx, page = phone("scorer")
     page.goto(f"{live_server.url}/c/{club.slug}/tables/{table4.pk}/")
-    page.locator("#id_contract").select_option("prop_cop")
-    page.locator("#id_declarer").select_option(label="Bob")
-    page.locator("#id_partner").select_option(label="Dan")
-    page.locator("#id_tricks").fill("9")
+    kit.fill_hand(page, "prop_cop", "Bob", partner="Dan", tricks=9)
     page.reload()
-    expect(page.locator("#id_contract")).to_have_value("prop_cop")
-    expect(page.locator("#id_partner")).to_be_visible()
-    expect(page.locator("#id_tricks")).to_have_value("9")
+    expect(page.locator("#save-status")).to_contain_text("Your unsaved hand is back")
+    assert checked(page, "contract") == "prop_cop"
+    expect(page.locator("#hand-form fieldset.field-partner")).to_be_visible()
+    assert checked(page, "tricks") == "9"
     expect(page.locator("#save-status")).to_contain_text("Your unsaved hand is back in the form")
     expect(page.locator("#preview")).to_contain_text("Made, 1 over")
     page.locator("#save-hand").click()
     expect(page.locator("#hand-1")).to_be_visible()
     page.reload()  # saved: nothing comes back
-    expect(page.locator("#id_contract")).to_have_value("")
+    expect(page.locator("#entry-title")).to_have_text("Hand 2")
+    assert checked(page, "contract") == ""
     assert Hand.objects.get().partner.name == "Dan"
 
 
@@ -154,14 +158,15 @@ def test_another_device_saving_first_keeps_what_this_one_typed(
     for page in (a, b):
         page.goto(f"{live_server.url}/c/{club.slug}/tables/{table4.pk}/")
     save_online(b, 1, "solo", "Bob", 5)
-    fill_hand(a, "abundance", "Cat", 9)
-    a.locator("#id_trump").select_option("hearts")
+    kit.fill_hand(a, "abundance", "Cat", tricks=9, trump="hearts")
     a.locator("#save-hand").click()
     status = a.locator("#save-status")
     expect(status).to_contain_text("Hand 1 was saved by someone else")
     expect(a.locator("#entry-title")).to_have_text("Hand 2")
-    expect(a.locator("#id_declarer option:checked")).to_have_text("Cat")
-    expect(a.locator("#id_tricks")).to_have_value("9")
+    expect(a.locator("#hand-form fieldset.field-declarer input:checked")).to_have_value(
+        str(Player.objects.get(name="Cat").pk)
+    )
+    assert checked(a, "tricks") == "9"
     expect(a.locator("#hand-1")).to_contain_text("Bob")  # the sheet as it is now
     a.locator("#save-hand").click()
     expect(a.locator("#hand-2")).to_contain_text("Cat")

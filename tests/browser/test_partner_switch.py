@@ -5,6 +5,7 @@ contract to a solo."""
 from __future__ import annotations
 
 import pytest
+from entry_kit import save, tap
 from playwright.sync_api import expect
 
 from club.models import Hand
@@ -17,17 +18,18 @@ def test_changing_prop_and_cop_to_a_solo_drops_the_hidden_partner(logged_in, liv
     page.set_viewport_size({"width": 390, "height": 844})  # a phone at the table
     page.goto(f"{live_server.url}/c/crown/tables/{table4.pk}/")
     form = page.locator("#hand-form")
-    form.locator("#id_contract").select_option("prop_cop")
-    form.locator("#id_declarer").select_option(label="Bob")
-    form.locator("#id_partner").select_option(label="Cat")
-    form.locator("#id_contract").select_option("solo")
-    expect(form.locator("#id_partner")).to_be_hidden()
-    expect(form.locator("#id_partner")).to_be_disabled()
-    form.locator("#id_tricks").fill("5")
-    form.locator("#id_tricks").press("Enter")
+    partner = form.locator("fieldset.field-partner")
+    tap(page, "contract", "Prop & Cop")
+    tap(page, "declarer", "Bob")
+    tap(page, "partner", "Cat")
+    tap(page, "contract", "Solo")
+    expect(partner).to_be_hidden()
+    expect(partner.locator("input").first).to_be_disabled()
+    tap(page, "tricks", "5")
+    save(page)
     expect(page.locator("#hand-1")).to_be_visible()
     hand = Hand.objects.get(table=table4)
     assert (hand.contract, hand.partner_id) == ("solo", None)
     # And back: Prop & Cop shows the partner again, enabled.
-    form.locator("#id_contract").select_option("prop_cop")
-    expect(form.locator("#id_partner")).to_be_enabled()
+    tap(page, "contract", "Prop & Cop")
+    expect(partner.locator("input").first).to_be_enabled()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from entry_kit import fill_hand
 from playwright.sync_api import Page, expect
 
 from tests.club.scorebook import play
@@ -61,9 +62,7 @@ def test_htmx_live_preview_works_under_the_policy(
 ):
     table = night.tables.get(number=1)
     logged_in.goto(f"{live_server.url}/c/{club.slug}/tables/{table.pk}/")
-    logged_in.locator("#id_contract").select_option("solo")
-    logged_in.locator("#id_declarer").select_option(label="Bob")
-    logged_in.locator("#id_tricks").fill("5")
+    fill_hand(logged_in, "solo", "Bob", tricks=5)
     expect(logged_in.locator("#preview")).to_contain_text(re.compile("Made"))
     # htmx's own indicator styles are off (no inline <style> injected).
     assert logged_in.locator("head style").count() == 0

@@ -13,6 +13,7 @@ import datetime as dt
 
 import pytest
 from a11y import assert_no_axe_violations
+from entry_kit import tap
 from playwright.sync_api import Page, expect
 
 from club.models import Player, Role
@@ -134,6 +135,16 @@ def in_view(page: Page, selector: str) -> None:
         )
 
 
+def uncovered(page: Page, selector: str) -> None:
+    """Nothing lies on top of the element: the point at its middle is the element itself."""
+    hit = page.locator(selector).first.evaluate(
+        """e => { const b = e.getBoundingClientRect();
+                  const top = document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);
+                  return !!top && (top === e || e.contains(top)); }"""
+    )
+    assert hit, f"{selector} is covered by another element"
+
+
 def no_sideways_overflow(page: Page) -> None:
     widths = page.evaluate(
         """() => ({page: document.documentElement.scrollWidth, view: window.innerWidth,
@@ -171,13 +182,17 @@ def test_every_amount_and_total_in_view_without_sideways_scrolling(
             "e => parseFloat(getComputedStyle(e).fontSize)"
         )
         assert size >= 14, f"running totals at {size} px"
-        # The table's totals are in view at the top of the page and at its foot (by the form).
-        page.evaluate("window.scrollTo(0, 0)")
-        in_view(page, "#sheet-totals td")
-        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-        in_view(page, "#sheet-totals td")
-        expect(page.get_by_role("button", name="Save hand 13")).to_be_visible()
-        in_view(page, "#hand-form button[type=submit]")
+        # The table's totals are in view at the top of the page and at its foot (by the form),
+        # and so is Save, uncovered: on a phone or a tablet both are in the bar at the foot of
+        # the screen, on a wide screen the totals end the sheet and Save the form.
+        totals = "#bar-totals dd" if compact else "#sheet-totals td"
+        for where in ("0", "document.body.scrollHeight"):
+            page.evaluate(f"window.scrollTo(0, {where})")
+            in_view(page, totals)
+            if compact or where != "0":
+                expect(page.get_by_role("button", name="Save hand 13")).to_be_visible()
+                in_view(page, "#save-hand")
+                uncovered(page, "#save-hand")
         if compact:
             # Players' amounts come first: each hand is a summary line with the amounts under it,
             # so that a hand takes two short lines, not a row wider than the screen.
@@ -199,14 +214,14 @@ def test_correcting_a_hand_needs_no_sideways_scrolling(
     page.locator("#hand-1").get_by_role("link", name="Edit").click()
     expect(page.locator("#entry-title")).to_have_text("Correct hand 1")
     no_sideways_overflow(page)
-    inside_horizontally(page, "#hand-form select:visible, #hand-form input:visible")
+    inside_horizontally(page, "#hand-form select:visible, #hand-form .chip:visible")
     inside_horizontally(page, "#hand-form .actions > *")
-    page.locator("#id_tricks").fill("5")
+    tap(page, "tricks", "5")
     expect(page.locator("#preview")).to_contain_text("Made")
     page.get_by_role("button", name="Save correction").click()
     expect(page.locator("#hand-1")).to_contain_text("Made")
     no_sideways_overflow(page)
-    in_view(page, "#sheet-totals td")
+    in_view(page, "#bar-totals dd" if SIZES[size_name]["width"] < 1024 else "#sheet-totals td")
 
 
 def test_a_closed_nights_sheet_passes_axe(page: Page, live_server, sheet_night, club, viewer):

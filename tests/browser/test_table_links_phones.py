@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from entry_kit import fill_hand
 from playwright.sync_api import Page, expect
 
 import scoring
@@ -32,13 +33,8 @@ TABLE2 = [
 
 
 def fill(page: Page, number: int, contract: str, declarer: str, partner: str | None, tricks: int):
-    form = page.locator("#hand-form")
     expect(page.locator("#entry-title")).to_have_text(f"Hand {number}")
-    form.locator("#id_contract").select_option(contract)
-    form.locator("#id_declarer").select_option(label=declarer)
-    if partner:
-        form.locator("#id_partner").select_option(label=partner)
-    form.locator("#id_tricks").fill(str(tricks))
+    fill_hand(page, contract, declarer, partner=partner, tricks=tricks)
     expect(page.locator("#preview")).to_contain_text(re.compile("Made|Failed"))
 
 

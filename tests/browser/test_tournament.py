@@ -10,6 +10,7 @@ import re
 
 import pytest
 from django.db import OperationalError
+from entry_kit import fill_hand
 from playwright.sync_api import Page, expect
 
 import scoring
@@ -51,11 +52,7 @@ def score(names: list[str], number: int) -> dict[str, int]:
 def enter_hand(page: Page, names: list[str], number: int) -> None:
     spec = hand_for(names, number)["spec"]
     expect(page.locator("#entry-title")).to_have_text(f"Hand {number} of {HANDS}")
-    form = page.locator("#hand-form")
-    form.locator("#id_contract").select_option(spec["contract"])
-    form.locator("#id_declarer").select_option(label=spec["declarer"])
-    form.locator("#id_tricks").fill(str(spec["tricks"]))
-    form.locator("#id_tricks").press("Tab")
+    fill_hand(page, spec["contract"], spec["declarer"], tricks=spec["tricks"])
     expect(page.locator("#preview")).to_contain_text(re.compile("Made|Failed"))
     # Save once the live preview has settled: under the tests' in-memory SQLite a preview still
     # reading the hands can make the save fail with "table is locked" (PostgreSQL and a SQLite

@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from club.models import Hand, ScoreLine
 from club.services.hands import HandConflict, HandEntry, record_hand
+from tests.club.test_table_views import chosen
 
 
 def solo(dealer, declarer, tricks=5) -> HandEntry:
@@ -175,7 +176,7 @@ def test_when_another_device_saved_first_what_was_typed_is_kept_as_the_next_hand
     assert "Hand 1 was saved by someone else while you were entering this one" in text
     assert "save it as hand 2" in text and "Discard mine" in text
     # What this scorer typed is still there, now as hand 2 with hand 2's dealer.
-    assert re.search(rf'<option value="{cat.pk}" selected>Cat</option>', html)
+    assert chosen(html, "declarer") == str(cat.pk)
     assert 'name="tricks" value="8"' in html and "Cat&#x27;s big one" in html
     assert 'name="expected_number" value="2"' in html and "Save hand 2" in text
     assert f'name="client_id" value="{mine["client_id"]}"' in html
@@ -223,7 +224,7 @@ def test_a_stale_correction_shows_the_other_version_and_can_then_replace_it(
     assert "Their version (saved): Solo by Cat, 7 tricks, dealt by Ann." in text
     assert "Save mine instead" in text and "Keep theirs" in text
     html = response.content.decode()
-    assert re.search(rf'<option value="{dan.pk}" selected>Dan</option>', html)
+    assert chosen(html, "declarer") == str(dan.pk)
     assert 'name="version" value="2"' in html
     assert 'id="sheet" class="sheet" hx-swap-oob="true"' in html  # the sheet as it is now
     # Saving again replaces theirs knowingly instead of failing the same way.

@@ -51,6 +51,7 @@ WHO_MAY: dict[str, set[str]] = {
     "interchange_schema": ANYONE,
     "interchange_schema_v2": ANYONE,
     "service_worker": ANYONE,
+    "favicon": ANYONE,
     "invitations": SIGNED_IN,
     "invitation_accept": {"viewer"},
     "invitation_decline": {"viewer"},

@@ -72,10 +72,39 @@ def text(response) -> str:
     return html_lib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip())
 
 
+def chosen(html: str, name: str) -> str | None:
+    """The value a field shows as chosen: its checked button, or its selected option."""
+    for tag in re.findall(rf'<input type="radio" name="{name}"[^>]*>', html):
+        if " checked" in tag:
+            return re.search(r'value="([^"]*)"', tag).group(1)
+    select = re.search(rf'<select name="{name}".*?</select>', html, re.S)
+    if select:
+        option = re.search(r'<option value="([^"]*)" selected', select.group(0))
+        return option.group(1) if option else None
+    return None
+
+
+def offered(html: str, name: str) -> list[str]:
+    """The values a field offers (its buttons, or its options); not a hidden button (the player
+    sitting out, whose button is kept for the next hand)."""
+    values = [
+        re.search(r'value="([^"]*)"', tag).group(1)
+        for tag in re.findall(rf'<input type="radio" name="{name}"[^>]*>', html)
+        if " disabled" not in tag
+    ]
+    select = re.search(rf'<select name="{name}".*?</select>', html, re.S)
+    if select:
+        values += re.findall(r'<option value="([^"]*)"', select.group(0))
+    return [v for v in values if v]
+
+
 def field_errors(response, name: str) -> str:
     """The text of the field wrapper `name` (label, input and its error messages)."""
     html = response.content.decode()
+    # A choice drawn as buttons is a fieldset; a select or a box in "More" a div.
     match = re.search(
+        rf'<fieldset class="field chips field-{name}[^"]*"[^>]*>(.*?)</fieldset>', html, re.S
+    ) or re.search(
         rf'<div class="field field-{name}[^"]*"[^>]*>(.*?)</div>\s*(?=<div class="field|</div>)',
         html,
         re.S,
@@ -136,7 +165,7 @@ def test_scorers_see_the_sheet_with_amounts_totals_and_the_form(
     html = response.content.decode()
     assert 'id="hand-form"' in html and 'name="expected_number" value="3"' in html
     assert "Hand 3" in page and "Dealer Cat" in page
-    assert re.search(r'<select name="contract"[^>]*autofocus', html)
+    assert re.search(r'<input type="radio" name="contract"[^>]*autofocus', html)
     hand = Hand.objects.get(number=1)
     assert f'href="{edit_url(hand)}"' in html and f'hx-get="{delete_url(hand)}"' in html
 
@@ -207,7 +236,7 @@ def test_entering_a_hand_with_htmx_appends_the_row_and_resets_the_form(
     # The fresh form for hand 2 (next dealer Bob, cursor on the contract) and the sheet out of band.
     assert html.lstrip().startswith('<section id="entry"')
     assert 'name="expected_number" value="2"' in html and "Dealer <strong>Bob</strong>" in html
-    assert re.search(r'<select name="contract"[^>]*autofocus', html)
+    assert re.search(r'<input type="radio" name="contract"[^>]*autofocus', html)
     assert '<section id="sheet" class="sheet" hx-swap-oob="true"' in html
     page = text(response)
     assert "Hand 1 saved: Abundance ♠ by Cat, Made, 1 over." in page
@@ -267,7 +296,8 @@ def test_a_general_misere_asks_who_took_the_last_trick(client, club, secretary, 
     table = create_night(season, dt.date(2026, 12, 4), [(players[:4], 0)]).tables.get()
     client.force_login(secretary)
     html = client.get(table_url(table)).content.decode()
-    assert "All passed: general misère" in html and 'name="last_trick_by"' in html
+    assert 'value="all_passed"' in html and 'name="last_trick_by"' in html
+    assert ">All passed<" in html
     missing = client.post(
         create_url(table), fields(players[0], "all_passed", expected_number=1), **HTMX
     )
@@ -386,7 +416,9 @@ def test_each_rejected_entry_shows_its_message_beside_its_field(
         response = scorer_client.post(create_url(table4), data, **extra)
         assert response.status_code == 422
         assert message in field_errors(response, field)
-        assert 'class="field field-' + field + ' has-error"' in response.content.decode()
+        assert re.search(
+            rf'class="field (chips )?field-{field} has-error"', response.content.decode()
+        )
     assert not Hand.objects.exists() and not ScoreLine.objects.exists()
     assert not AuditEvent.objects.exists()
 
@@ -435,7 +467,7 @@ def test_editing_a_hand_rescores_it_and_the_totals_follow(scorer_client, scorer,
     html = form.content.decode()
     assert html.lstrip().startswith('<section id="entry" class="card entry editing"')
     assert 'name="version" value="1"' in html and "Correct hand 1" in html
-    assert re.search(rf'<option value="{bob.pk}" selected>Bob</option>', html)
+    assert chosen(html, "declarer") == str(bob.pk)
     assert f'hx-post="{preview_url(table4)}?hand={first.pk}"' in html
     data = fields(ann, "misere", declarer=dan, tricks=0, version=1)
     response = scorer_client.post(edit_url(first), data, **HTMX)
@@ -610,8 +642,7 @@ def test_a_table_of_five_shows_who_sat_out_and_offers_only_those_playing(
     )
     # Hand 2: Fay deals, Eve (on her right) sits out and is offered in no select but the dealer's.
     assert "<strong>Eve</strong> sits out" in html
-    declarer = re.search(r'<select name="declarer".*?</select>', html, re.S).group(0)
-    assert "Eve" not in declarer and all(p.name in declarer for p in (fay, gus, hal, ivy))
+    assert offered(html, "declarer") == [str(p.pk) for p in (fay, gus, hal, ivy)]
     assert "prop_cop" in html  # four play at a table of five
     data = fields(fay, "solo", declarer=eve, tricks=5, expected_number=2)
     response = scorer_client.post(create_url(table5), data, **HTMX)
@@ -631,7 +662,7 @@ def test_changing_the_dealer_redraws_the_form_for_those_playing(scorer_client, t
     response = scorer_client.post(url, fields(gus, "solo", declarer=hal, expected_number=1), **HTMX)
     html = response.content.decode()
     assert "<strong>Fay</strong> sits out" in html  # Gus deals: Fay, on his right, sits out
-    assert re.search(rf'<option value="{hal.pk}" selected>Hal</option>', html)
+    assert chosen(html, "declarer") == str(hal.pk)
     assert re.search(r'<select name="dealer"[^>]*autofocus', html)
     assert "has-error" not in html  # not submitted yet: no error messages
     assert not Hand.objects.exists()
@@ -639,7 +670,7 @@ def test_changing_the_dealer_redraws_the_form_for_those_playing(scorer_client, t
 
 def test_a_table_of_three_has_no_prop_and_cop(scorer_client, table3, players):
     html = scorer_client.get(table_url(table3)).content.decode()
-    contracts = re.search(r'<select name="contract".*?</select>', html, re.S).group(0)
+    contracts = offered(html, "contract")
     assert "prop_cop" not in contracts and "solo" in contracts and 'name="partner"' not in html
     data = fields(players[0], "prop_cop", declarer=players[1], tricks=8, expected_number=1)
     response = scorer_client.post(create_url(table3), data, **HTMX)
@@ -657,7 +688,7 @@ def test_the_rotating_trump_is_filled_in(client, club, secretary, season, player
     client.force_login(secretary)
     html = client.get(table_url(table)).content.decode()
     assert "trumps this hand <strong>♥ Hearts</strong>" in html
-    assert '<option value="hearts" selected>' in html
+    assert chosen(html, "trump") == "hearts"
     client.post(
         create_url(table),
         fields(
