@@ -4,8 +4,11 @@
 `bench_live()` builds (once; later runs reuse it) a club `bench-live` with one open night of
 15 tables x 24 hands (60 players), every hand entered through the hand service, and a table link
 for each table. Through Django's test client it times, as medians: the full live board (a member),
-the poll that finds nothing changed (htmx, `?since=`: 204), the same with `If-None-Match` (304),
-and a table's link page on a phone (anonymous). `python manage.py bench` prints them.
+the poll that finds nothing changed (htmx, `?since=`: 204, answered from the night's mark in the
+cache), the same with `If-None-Match` (304), the poll when the mark has expired (the access checks
+and the revision query), and a table's link page on a phone (anonymous). Then how soon a board
+polling every second shows a hand saved at a table (`seen_after_save`): a thread polls as the page
+does while hands are saved through the hand service. `python manage.py bench` prints them.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import statistics
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,11 +29,13 @@ from django.test import Client
 from django.test.utils import override_settings
 from django.urls import reverse
 
+from club import live_marks
 from club.models import Club, Membership, Night, Player, Role, Season
 from club.services import demo
 from club.services import table_links as link_service
 from club.services.hands import next_hand, record_hand
 from club.services.setup import create_night, rule_set_from_preset
+from club.views.live import POLL_SECONDS
 
 SLUG = "bench-live"
 TABLES, HANDS = 15, 24
@@ -86,16 +92,20 @@ def _time(fetch: Callable[[], object], runs: int) -> float:
     return statistics.median(times)
 
 
-def bench_live(runs: int = 30) -> list[LiveTiming]:
-    # The pages as served in production (DEBUG off, set in the environment), reached over plain
-    # HTTP by the test client; static files by their plain names (no manifest needed).
+def _served() -> override_settings:
+    """The pages as served in production (DEBUG off, set in the environment), reached over plain
+    HTTP by the test client; static files by their plain names (no manifest needed)."""
     plain_static = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
-    with override_settings(
+    return override_settings(
         ALLOWED_HOSTS=["testserver"], SECURE_SSL_REDIRECT=False, STORAGES=plain_static
-    ):
+    )
+
+
+def bench_live(runs: int = 30) -> list[LiveTiming]:
+    with _served():
         return _bench(runs)
 
 
@@ -116,6 +126,7 @@ def _bench(runs: int) -> list[LiveTiming]:
         ("live board, full", lambda: member.get(live)),
         ("live board, poll unchanged (204)", lambda: member.get(since, HTTP_HX_REQUEST="true")),
         ("live board, ETag unchanged (304)", lambda: member.get(live, HTTP_IF_NONE_MATCH=etag)),
+        ("poll unchanged, mark expired (204)", lambda: _expired(night, member, since)),
         (f"table link page ({HANDS} hands)", lambda: phone.get(link)),
     ]
     results = []
@@ -135,6 +146,54 @@ def _bench(runs: int) -> list[LiveTiming]:
         )
         results.append(timing)
     return results
+
+
+def _expired(night: Night, member: Client, since: str) -> HttpResponse:
+    live_marks.forget(night.pk)
+    return member.get(since, HTTP_HX_REQUEST="true")
+
+
+def seen_after_save(saves: int = 10) -> list[float]:
+    """Seconds from a hand's commit to the first poll that brings the new board, for a board
+    polling every POLL_SECONDS as the page does."""
+    with _served():
+        night = _night()
+        club = night.season.club
+        user, _ = get_user_model().objects.get_or_create(username=BENCH_USER)
+        member = Client()
+        member.force_login(user)
+        live = reverse("live_night", args=[club.slug, night.pk])
+        table = night.tables.order_by("number").first()
+        seats = [s.player for s in table.seats.select_related("player")]
+        rules = night.season.rule_set.rules
+        rng = random.Random(5)
+        delays = []
+        for _ in range(saves):
+            rev = member.get(live)["ETag"].strip('"')
+            found = threading.Event()
+            committed: list[float] = []
+
+            def poll(rev: str = rev, found: threading.Event = found) -> None:
+                while not found.is_set():
+                    response = member.get(f"{live}?since={rev}", HTTP_HX_REQUEST="true")
+                    if response.status_code == 200:
+                        found.set()
+                        break
+                    time.sleep(POLL_SECONDS)
+                connection.close()
+
+            poller = threading.Thread(target=poll)
+            poller.start()
+            time.sleep(rng.uniform(0, POLL_SECONDS))  # the save lands anywhere in the interval
+            upcoming = next_hand(table)
+            playing = [p for p in seats if p != upcoming["sitting_out"]]
+            entry = demo.random_entry(rng, upcoming["dealer"], playing, rules)
+            record_hand(table, entry, None)
+            committed.append(time.perf_counter())
+            found.wait(30)
+            delays.append(time.perf_counter() - committed[0])
+            poller.join()
+        return delays
 
 
 def report(timings: list[LiveTiming]) -> list[str]:

@@ -5,6 +5,8 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import models
 
+from club import live_marks
+
 if TYPE_CHECKING:
     from club.models.nights import Night
 
@@ -59,6 +61,9 @@ class AuditEvent(models.Model):
         if self.night is not None and not self.night_label:
             self.night_label = night_label(self.night)
         super().save(*args, **kwargs)
+        if self.night_id is not None:
+            # Every change to a night writes an event: live boards must look again.
+            live_marks.forget_on_commit(self.night_id)
 
 
 def night_label(night: Night) -> str:

@@ -2,9 +2,11 @@
 running net and the settle-up as it stands, for a phone or a projector. Public when the club is
 public, else for its members.
 
-The page polls itself with htmx every few seconds, sending the revision it shows (`?since=`);
-when nothing changed the answer is an empty 204 after one cheap query (club.queries.live_night
-.revision), and any client may also use the ETag and If-None-Match for a 304.
+The page polls itself with htmx every second, sending the revision it shows (`?since=`). When the
+cache holds that revision as the night's mark (club.live_marks), nothing changed: the answer is an
+empty 204 (or a 304 for If-None-Match) before the session, the club or the database is read.
+Otherwise the board is read as any page is, after the access checks, and its revision becomes
+the mark.
 """
 
 from __future__ import annotations
@@ -15,38 +17,59 @@ from django.urls import path
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_http_methods
 
-from club import access
+from club import access, live_marks
 from club.access import login_if_hidden
 from club.queries.live_night import live_board, revision
 
-POLL_SECONDS = 10
+POLL_SECONDS = 1
+
+
+def _shows(request: HttpRequest, rev: str | None) -> bool:
+    """Whether the asker already shows this revision."""
+    if not rev:
+        return False
+    return request.GET.get("since") == rev or f'"{rev}"' in request.headers.get("If-None-Match", "")
+
+
+def _unchanged(request: HttpRequest, rev: str, private: bool) -> HttpResponse:
+    # htmx leaves the board as it is on a 204; a browser or proxy revalidating gets a 304.
+    response = HttpResponse(status=204 if request.htmx else 304)
+    response["ETag"] = f'"{rev}"'
+    patch_cache_control(response, no_cache=True, private=private)
+    return response
+
+
+@require_http_methods(["GET", "HEAD"])
+def live_night(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
+    mark = live_marks.current(night_id)
+    if _shows(request, mark):
+        # Only someone who was shown the board knows its revision (a hash), so answering before
+        # the access checks tells an outsider nothing. Private: the club's setting is not read.
+        return _unchanged(request, mark, private=True)
+    return _live_board(request, slug=slug, night_id=night_id)
 
 
 @login_if_hidden
-@require_http_methods(["GET", "HEAD"])
-def live_night(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
+def _live_board(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     club = access.get_club(request, slug)
     night = access.get_night(request, club, night_id)
     rev = revision(night)
-    etag = f'"{rev}"'
-    unchanged = request.GET.get("since") == rev or etag in request.headers.get("If-None-Match", "")
-    if unchanged:
-        # htmx leaves the board as it is on a 204; a browser or proxy revalidating gets a 304.
-        response = HttpResponse(status=204 if request.htmx else 304)
-    else:
-        board = live_board(night, rev)
-        template = "club/nights/live.html"
-        if request.htmx and not request.htmx.boosted:
-            template += "#board"
-        context = {
-            "club": club,
-            "night": night,
-            "board": board,
-            "tournament": getattr(night, "tournament", None),
-            "poll_seconds": POLL_SECONDS,
-        }
-        response = render(request, template, context)
-    response["ETag"] = etag
+    if not night.is_closed:
+        live_marks.remember(night.pk, rev)
+    if _shows(request, rev):
+        return _unchanged(request, rev, private=not club.is_public)
+    template = "club/nights/live.html"
+    if request.htmx and not request.htmx.boosted:
+        template += "#board"
+    context = {
+        "club": club,
+        "night": night,
+        "board": live_board(night, rev),
+        "tournament": getattr(night, "tournament", None),
+        "poll_seconds": POLL_SECONDS,
+    }
+    response = render(request, template, context)
+    response["ETag"] = f'"{rev}"'
     # Always ask again: the board is live, never served stale from a cache.
     patch_cache_control(response, no_cache=True, private=not club.is_public)
     return response

@@ -9,9 +9,11 @@ import html as html_lib
 import re
 
 import pytest
+from django.db import transaction
 from django.urls import reverse
 
 import scoring
+from club import live_marks
 from club.models import Player
 from club.services.hands import HandEntry, close_night, delete_hand, record_hand, update_hand
 from club.services.setup import create_night
@@ -98,11 +100,18 @@ def test_the_board_shows_progress_nets_and_settle_up_as_the_core_has_them(
     for payer, payee, amount in scoring.settle_up(nets):
         assert f"{payer} pays {payee} {pounds(amount, signed=False)}" in page
     # While the night is open the board polls itself with the revision it shows.
-    assert f'?since={revision_of(response)}"' in html and 'hx-trigger="every 10s"' in html
+    assert f'?since={revision_of(response)}"' in html and 'hx-trigger="every 1s"' in html
 
 
 def test_nothing_changed_is_a_204_for_htmx_and_a_304_for_an_etag(
-    client, viewer, secretary, night, players, django_assert_max_num_queries
+    client,
+    viewer,
+    secretary,
+    night,
+    players,
+    django_assert_max_num_queries,
+    django_assert_num_queries,
+    django_capture_on_commit_callbacks,
 ):
     ann, bob, cat, dan = players[:4]
     table = night.tables.get(number=1)
@@ -111,31 +120,67 @@ def test_nothing_changed_is_a_204_for_htmx_and_a_304_for_an_etag(
     rev = revision_of(first)
     assert first["ETag"] == f'"{rev}"'
     assert "no-cache" in first["Cache-Control"]
-    # Session, user, club, memberships, night, revision: and no board.
-    with django_assert_max_num_queries(6):
+    # The board polls every second: while its revision is the night's mark in the cache, the
+    # answer reads neither the session nor the database.
+    with django_assert_num_queries(0):
         same = client.get(live_url(night) + f"?since={rev}", **HTMX)
+        not_modified = client.get(live_url(night), HTTP_IF_NONE_MATCH=f'"{rev}"')
     assert same.status_code == 204 and same.content == b""
-    not_modified = client.get(live_url(night), HTTP_IF_NONE_MATCH=f'"{rev}"')
-    assert not_modified.status_code == 304
+    assert not_modified.status_code == 304 and not_modified["ETag"] == f'"{rev}"'
+    # With the mark gone (expired, or another process's cache): session, user, club,
+    # memberships, night, revision; still no board, and the mark is set again.
+    live_marks.forget(night.pk)
+    with django_assert_max_num_queries(6):
+        again = client.get(live_url(night) + f"?since={rev}", **HTMX)
+    assert again.status_code == 204 and live_marks.current(night.pk) == rev
 
-    # Each kind of change gives a new revision and a new board.
-    hand = record_hand(table, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), None)
+    # Each kind of change, once committed, gives a new revision and a new board.
+    with django_capture_on_commit_callbacks(execute=True):
+        hand = record_hand(
+            table, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), None
+        )
+    assert live_marks.current(night.pk) is None
     seen = {rev}
     changed = client.get(live_url(night) + f"?since={rev}", **HTMX)
     assert changed.status_code == 200 and "Hand 1: Solo by Bob" in text(changed)
     assert changed.content.decode().lstrip().startswith('<div id="live-board"')
     seen.add(revision_of(changed))
-    update_hand(hand, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=4), None, 1)
-    seen.add(revision_of(client.get(live_url(night))))
+    with django_capture_on_commit_callbacks(execute=True):
+        update_hand(hand, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=4), None, 1)
+    seen.add(revision_of(client.get(live_url(night) + f"?since={rev}", **HTMX)))
     hand.refresh_from_db()
-    delete_hand(hand, None)
+    with django_capture_on_commit_callbacks(execute=True):
+        delete_hand(hand, None)
     seen.add(revision_of(client.get(live_url(night))))
-    close_night(night, secretary)
+    with django_capture_on_commit_callbacks(execute=True):
+        close_night(night, secretary)
     closed = client.get(live_url(night))
     seen.add(revision_of(closed))
     assert len(seen) == 5
-    # A closed night's board is final and stops polling.
+    # A closed night's board is final and stops polling, and leaves no mark behind.
     assert "Final" in text(closed) and "hx-trigger" not in closed.content.decode()
+    assert live_marks.current(night.pk) is None
+
+
+def test_a_save_that_rolls_back_leaves_the_mark(client, viewer, night, players):
+    ann, bob = players[:2]
+    client.force_login(viewer)
+    rev = revision_of(client.get(live_url(night)))
+    # The night's mark is forgotten when the change commits, not when it is only attempted.
+    with pytest.raises(RuntimeError), transaction.atomic():
+        record_hand(
+            night.tables.get(number=1),
+            HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5),
+            None,
+        )
+        raise RuntimeError("the save fails after its audit event")
+    assert live_marks.current(night.pk) == rev
+
+
+def test_a_wrong_revision_goes_through_the_access_checks(client, outsider, night):
+    # A guessed or stale revision is no key: the outsider is refused as for any page.
+    client.force_login(outsider)
+    assert client.get(live_url(night) + "?since=0123456789abcdef", **HTMX).status_code == 404
 
 
 @pytest.mark.parametrize(

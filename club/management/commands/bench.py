@@ -2,13 +2,15 @@
 
     python manage.py bench [--sizes 10k,100k,1m] [--runs 15]   pages, sheets, grades, live board
     python manage.py bench --entry [--tables 15] [--hands 20]     tables saving hands over HTTP
-    python manage.py bench --interchange | --ledger | --grades SLUG
+    python manage.py bench --interchange | --ledger | --live | --grades SLUG
 
 Each figure's module is in club/bench/. The figures are for the configured database
 (`DATABASE_URL`). Run it with DEBUG off (set SECRET_KEY), as DEBUG keeps every query in memory.
 """
 
 from __future__ import annotations
+
+import statistics
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
@@ -41,6 +43,11 @@ class Command(BaseCommand):
             "--grades", metavar="SLUG", help="only the grade figures, for this club (see below)"
         )
         parser.add_argument(
+            "--live",
+            action="store_true",
+            help="only the live board (club/bench/live.py): its polls, and how soon a save shows",
+        )
+        parser.add_argument(
             "--ledger",
             action="store_true",
             help="only the after-the-night figures (club/bench/ledger.py): publishing, the ledger",
@@ -67,6 +74,9 @@ class Command(BaseCommand):
         runs = int(options["runs"])  # type: ignore[arg-type]
         if options["grades"]:
             return self._grades(Club.objects.get(slug=options["grades"]), runs)
+        if options["live"]:
+            self.stdout.write(f"Database: {connection.vendor}")
+            return self._live(runs)
         if options["ledger"]:
             from club.bench.ledger import run
 
@@ -113,11 +123,20 @@ class Command(BaseCommand):
 
         for line in grades_report(bench_grades(club, runs=max(runs, 10))):
             self.stdout.write(line)
-        # The live night board and a table's link page (club/bench/live.py).
+        self._live(runs)
+
+    def _live(self, runs: int) -> None:
+        """The live night board and a table's link page (club/bench/live.py)."""
         from club.bench import live as live_bench
 
         for line in live_bench.report(live_bench.bench_live(runs=runs)):
             self.stdout.write(line)
+        delays = sorted(live_bench.seen_after_save())
+        self.stdout.write(
+            f"a save seen on a board polling every {live_bench.POLL_SECONDS} s: "
+            f"median {statistics.median(delays):.2f} s, slowest {delays[-1]:.2f} s "
+            f"({len(delays)} saves)"
+        )
 
     def _seed(self, size: str) -> Club:
         return seed(size, self.stderr)
