@@ -8,14 +8,15 @@ lines (one, grouped by hand in Python) and the totals per player (one SQL aggreg
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from django.db.models import Prefetch, Sum, prefetch_related_objects
 
 import scoring
 from club.models import Hand, Player, Revoke, ScoreLine, Seat, Table
 from club.models.hands import NO_CONTRACT
+from club.names import short_names
 from club.queries.rulings import rulings_text
 
 
@@ -37,6 +38,8 @@ class SheetRow:
     cells: list[Cell]  # one per seat, in seat order
     result: str  # "Made, 2 over", "Failed, 1 under", "All passed: redeal", ...
     rulings: str = ""  # "Revokes: Ann and Cat", "Bob exposed a card: the stakes are claimed"
+    # The table's short names by player id (seat_shorts): narrow columns name players by them.
+    shorts: Mapping[int, str] = field(default_factory=dict)
 
     @property
     def contract(self) -> str:
@@ -52,6 +55,21 @@ class SheetRow:
         names = [p.name for p in (self.hand.declarer, self.hand.partner) if p is not None]
         return " & ".join(names)
 
+    @property
+    def declaring_short(self) -> str:
+        """The same by short names ("Christopher & Alexandra")."""
+        players = (self.hand.declarer, self.hand.partner)
+        return " & ".join(self.shorts.get(p.pk, p.name) for p in players if p is not None)
+
+    @property
+    def dealer_short(self) -> str:
+        return self.shorts.get(self.hand.dealer_id, self.hand.dealer.name)
+
+
+def seat_shorts(seats: Sequence[Player]) -> dict[int, str]:
+    """Each seated player's short name, one a reader can tell from the others at the table."""
+    return dict(zip((p.pk for p in seats), short_names([p.name for p in seats]), strict=True))
+
 
 @dataclass(frozen=True)
 class TableSheet:
@@ -63,6 +81,12 @@ class TableSheet:
     @property
     def hand_count(self) -> int:
         return len(self.rows) if self.count is None else self.count
+
+    @property
+    def columns(self) -> list[tuple[Player, str]]:
+        """(player, short name) in seat order: the sheet's column headings."""
+        shorts = seat_shorts(self.seats)
+        return [(p, shorts[p.pk]) for p in self.seats]
 
     @property
     def seat_totals(self) -> list[tuple[Player, int]]:
@@ -163,6 +187,7 @@ def table_sheets(tables: Sequence[Table]) -> dict[int, TableSheet]:
     sheets = {}
     for table in tables:
         seats = [seat.player for seat in table.seats.all()]
+        shorts = seat_shorts(seats)
         running = dict.fromkeys((p.pk for p in seats), 0)
         rows = []
         for hand in hands_by_table[table.pk]:
@@ -182,6 +207,7 @@ def table_sheets(tables: Sequence[Table]) -> dict[int, TableSheet]:
                     cells=cells,
                     result=result_text(hand, rules),
                     rulings=hand_rulings(hand),
+                    shorts=shorts,
                 )
             )
         totals = [sums.get((table.pk, p.pk), 0) for p in seats]
@@ -195,7 +221,8 @@ def saved_row(
     """The row of a hand just appended at the table, from what was written (its amounts by
     player id) and the totals after it, which are its running totals: no query."""
     cells = []
-    for seat in table.seats.all():
+    seats = table.seats.all()
+    for seat in seats:
         amount = amounts.get(seat.player_id)
         cells.append(Cell(amount=amount, running=totals.get(seat.player_id, 0)))
     revokers = [p.name for p in getattr(hand, "_revoke_players", ())]
@@ -205,6 +232,7 @@ def saved_row(
         cells=cells,
         result=result_text(hand, hand.rule_set.rules),
         rulings=rulings_text(revokers, hand.penalty, penalty_by),
+        shorts=seat_shorts([seat.player for seat in seats]),
     )
 
 

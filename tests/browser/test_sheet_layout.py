@@ -4,7 +4,9 @@ For tables of 3, 4 and 5 with a dozen hands of every kind (a revoke, a note, lon
 390, 820, 1280 and 1920 px wide: nothing overflows sideways; every player's column, amount and
 running total, and the Edit/Delete of the last hand, lie inside the viewport; the totals are in
 view at the top and at the bottom of the page; on the phone and the tablet each hand takes at most
-two lines (summary, then amounts); and a correction opens and saves without sideways scrolling.
+two lines (summary, then amounts); a correction opens and saves without sideways scrolling; and
+players with the longest names a club enters (24 characters) fit a desktop of 1024, 1280 and
+1920 px, named by short names with the full name kept for a pointer and a screen reader.
 """
 
 from __future__ import annotations
@@ -237,3 +239,53 @@ def test_a_closed_nights_sheet_passes_axe(page: Page, live_server, sheet_night, 
         expect(page.locator(f"#hand-{HANDS}")).to_be_visible()
         no_sideways_overflow(page)
         assert_no_axe_violations(page)
+
+
+# The longest names a club enters (24 characters), every one of them at the table.
+LONG_NAMES = [
+    "Elizabeth Montgomery-Lee",
+    "Christopher Featherstone",
+    "Alexandra Worthington-Jo",
+    "Bartholomew Fitzgerald-O",
+    "Margaret Thompson-Watson",
+    "Jacqueline Wainwright-Ro",
+    "Nathaniel Abernethy-Smit",
+    "Henrietta Richardson-Kay",
+    "Maximilian Ashworth-Reed",
+    "Gwendoline Harrington-Fo",
+    "Montgomery Blackwood-Cox",
+    "Evangeline Cunningham-Li",
+]
+
+
+@pytest.fixture
+def long_names_night(club, season, secretary):
+    assert {len(name) for name in LONG_NAMES} == {24}
+    players = [Player.objects.create(club=club, name=name) for name in LONG_NAMES]
+    night = create_night(
+        season, dt.date(2026, 11, 20), [(players[:3], 0), (players[3:7], 0), (players[7:12], 0)]
+    )
+    for table in night.tables.all():
+        seated = [s.player for s in table.seats.order_by("position")]
+        for entry in _hands(seated):
+            record_hand(table, entry, secretary)
+    return night
+
+
+@pytest.mark.parametrize("width", [1024, 1280, 1920])
+def test_long_names_fit_a_desktop_sheet(page: Page, live_server, long_names_night, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    login(page, live_server)
+    for seats in (3, 4, 5):
+        page.goto(table_url(live_server, long_names_night, seats))
+        expect(page.locator(f"#hand-{HANDS}")).to_be_visible()
+        no_sideways_overflow(page)
+        inside_horizontally(page, ".sheet-table thead th.player")
+        inside_horizontally(page, f"#hand-{HANDS} td.amount, #hand-{HANDS} td.sat-out")
+        inside_horizontally(page, f"#hand-{HANDS} .row-actions a")
+        # A shortened name keeps the full one for a pointer or a screen reader.
+        for header in page.locator(".sheet-table thead th.player").all():
+            shown = header.inner_text().strip()
+            full = header.get_attribute("title") or shown
+            assert full in LONG_NAMES, f"{full!r} is not a player's full name"
+
