@@ -30,7 +30,8 @@ SMALL_TARGETS = """min => {
     'a[href], button, input:not([type=hidden]), select, textarea, summary, label.chip')];
   return seen.filter(e => {
     const b = e.getBoundingClientRect();
-    if (b.width === 0 || b.height === 0 || getComputedStyle(e).visibility === 'hidden') return false;
+    const hidden = getComputedStyle(e).visibility === 'hidden';
+    if (b.width === 0 || b.height === 0 || hidden) return false;
     if (e.closest('.visually-hidden') || e.classList.contains('visually-hidden')) return false;
     // A radio or checkbox drawn inside its (large) label is tapped through the label.
     if (['radio', 'checkbox'].includes(e.type) && e.closest('label')) {
