@@ -10,6 +10,7 @@ case-folded ("ANN BAXTER", "Ann Baxter" and "Ann\u200b Baxter" share one key).
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 # Format characters (category Cf) are the invisible ones: zero-width space, joiners, word joiner,
@@ -31,8 +32,10 @@ def normalise_name(name: str) -> str:
     return " ".join("".join(kept).split())
 
 
+@functools.lru_cache(maxsize=8192)
 def name_key(name: str) -> str:
-    """What two names must share to be the same player's: normalised, then case-folded."""
+    """What two names must share to be the same player's: normalised, then case-folded.
+    Remembered: an import asks for the same few hundred names a hundred thousand times."""
     return unicodedata.normalize("NFC", normalise_name(name).casefold())
 
 

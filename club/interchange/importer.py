@@ -5,7 +5,7 @@ file's nights are added: players and rule sets are matched by name (missing play
 and a night the club already has (same season, date and title) is refused.
 
 Every hand is scored by the hand service's own code (club.services.hands.score_entry, apply_result
-and score_lines_for, the path the table page and seed_demo take), under its season's rule set, so
+and score_line_rows, the path the table page and seed_demo take), under its season's rule set, so
 the score lines, night totals (the database's triggers) and ladder points are what the app would
 write. Where the file gives `amounts`, they must equal the app's. Problems are collected through the
 whole file and then the transaction is rolled back: a preview (`dry_run`) runs the same code and
@@ -58,7 +58,7 @@ from club.services.hands import (
     apply_result,
     revoke_rows,
     score_entry,
-    score_lines_for,
+    score_line_rows,
 )
 
 UNIT_SETTINGS: dict[str, dict[str, Any]] = {
@@ -109,30 +109,62 @@ def insert_rows(model: type[Any], objects: list[Any], now: dt.datetime) -> None:
     later are written from their defaults too."""
     if not objects:
         return
-    meta = model._meta
     first = objects[0]
     fields = [
         f
-        for f in meta.concrete_fields
+        for f in model._meta.concrete_fields
         if not f.primary_key
         # A field the database fills (db_default) is left to it, as bulk_create does.
         and not isinstance(getattr(first, f.attname, None), DatabaseDefault)
     ]
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(f.column) for f in fields)
-    head = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES "
-    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    params: list[Any] = []
+    plan = _plan(fields, now)
+    for obj in objects:
+        for f, attname, stamp, converted in plan:
+            if stamp is not None:
+                params.append(stamp)
+            elif converted:
+                params.append(f.get_db_prep_save(getattr(obj, attname), connection))
+            else:
+                params.append(getattr(obj, attname))
+    _insert(model, fields, params, len(objects))
+
+
+def insert_values(model: type[Any], rows: list[dict[str, Any]], now: dt.datetime) -> None:
+    """INSERT rows given as column values by attribute name (`hand_id`, ...), as insert_rows
+    does, without a model instance a row: a field a row leaves out takes its default."""
+    if not rows:
+        return
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    defaults = {f.attname: f.get_default() for f in fields if f.has_default() or f.null}
+    params: list[Any] = []
+    plan = _plan(fields, now)
+    for row in rows:
+        for f, attname, stamp, converted in plan:
+            if stamp is not None:
+                params.append(stamp)
+                continue
+            value = row[attname] if attname in row else defaults[attname]
+            params.append(f.get_db_prep_save(value, connection) if converted else value)
+    _insert(model, fields, params, len(rows))
+
+
+def _plan(fields: list[Any], now: dt.datetime) -> list[tuple[Any, str, Any, bool]]:
+    """Per field: the field, its attribute, the time of writing as the database takes it where
+    the field is stamped with it (else None), whether Django must convert its value."""
     plan = []
     for f in fields:
         stamped = getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
-        plan.append((f, f.attname, stamped, f.get_internal_type() in _CONVERTED))
-    params: list[Any] = []
-    for obj in objects:
-        for f, attname, stamped, converted in plan:
-            value = now if stamped else getattr(obj, attname)
-            if converted:
-                value = f.get_db_prep_save(value, connection)
-            params.append(value)
+        stamp = f.get_db_prep_save(now, connection) if stamped else None
+        plan.append((f, f.attname, stamp, f.get_internal_type() in _CONVERTED))
+    return plan
+
+
+def _insert(model: type[Any], fields: list[Any], params: list[Any], count: int) -> None:
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields)
+    head = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES "
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
     width = len(fields)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
@@ -140,18 +172,19 @@ def insert_rows(model: type[Any], objects: list[Any], now: dt.datetime) -> None:
             # handful of parameters, and the night totals' statement-level trigger runs once.
             arrays = ", ".join(f"%s::{f.db_type(connection)}[]" for f in fields)
             sql = head.removesuffix("VALUES ") + f"SELECT * FROM UNNEST({arrays})"
-            for start in range(0, len(objects), BATCH):
-                rows = len(objects[start : start + BATCH])
+            for start in range(0, count, BATCH):
+                rows = min(BATCH, count - start)
                 chunk = params[start * width : (start + rows) * width]
                 cursor.execute(sql, [chunk[i::width] for i in range(width)])
             return
         # SQLite: multi-row INSERTs, as many rows as it takes parameters.
-        size = max(1, min(connection.ops.bulk_batch_size(fields, objects), 65535 // width, BATCH))
-        for start in range(0, len(objects), size):
-            count = min(size, len(objects) - start)
+        size = max(
+            1, min(connection.ops.bulk_batch_size(fields, range(count)), 65535 // width, BATCH)
+        )
+        for start in range(0, count, size):
+            rows = min(size, count - start)
             cursor.execute(
-                head + ", ".join([one] * count),
-                params[start * width : (start + count) * width],
+                head + ", ".join([one] * rows), params[start * width : (start + rows) * width]
             )
 
 
@@ -187,7 +220,7 @@ def import_document(
     """Import the document; returns the club and what was added. ImportRefused (with every
     problem) when anything is wrong, and then nothing is written. `dry_run` checks and counts
     everything the import would do and writes nothing (the club is None). The club's Solo grade
-    is rated again unless `rate_grades` is False."""
+    is rated again after the commit unless `rate_grades` is False."""
     try:
         with transaction.atomic():
             writer = _Writer(document, into, slug, user, source)
@@ -195,13 +228,12 @@ def import_document(
             if dry_run:
                 raise _Preview(summary)
             # The Solo grade rates hands in date order: imported nights may come before the
-            # club's own, so the club's grades are rated again from scratch, in the same
-            # transaction (what `rebuild_grades` and seed_demo do). `rate_grades=False` leaves
-            # that to a later `rebuild_grades` (a restore of many clubs, the benchmark).
+            # club's own, so the club's grades are rated again from scratch, after the commit,
+            # by the grades' catch-up (a task; pages say "Grades updating" meanwhile), so the
+            # import need not wait for it. `rate_grades=False` leaves that to a later
+            # `rebuild_grades` (a restore of many clubs, the benchmark).
             if rate_grades:
-                grades.rebuild(club)
-            # The imported nights may come before the club's own: rate everything again.
-            grades.rebuild(club)
+                grades.rebuild_later(club)
     except _Preview as preview:
         return None, preview.summary
     analyze()
@@ -439,14 +471,14 @@ class _Writer:
                 "pk", "table_id", "number"
             )
         }
-        lines: list[ScoreLine] = []
+        lines: list[dict[str, Any]] = []
         revokes: list[Revoke] = []
         for hand in hands:
             hand.pk = ids[(hand.table_id, hand.number)]
             hand._state.adding = False
-            lines.extend(score_lines_for(hand, hand._scored))  # type: ignore[attr-defined]
+            lines.extend(score_line_rows(hand, hand._scored))  # type: ignore[attr-defined]
             revokes.extend(revoke_rows(hand, hand._scored.entry))  # type: ignore[attr-defined]
-        insert_rows(ScoreLine, lines, self.now)
+        insert_values(ScoreLine, lines, self.now)
         if revokes:
             insert_rows(Revoke, revokes, self.now)
         if data.is_tournament:

@@ -420,6 +420,11 @@ def _enqueue(club_id: int) -> None:
         log.exception("Could not queue the grades of club %s", club_id)
 
 
+def rebuild_later(club: Club) -> None:
+    """Rate every hand of the club again, once the caller's transaction commits (an import)."""
+    _queue(club.pk, "")
+
+
 def hand_saved(hand: Hand) -> None:
     """A hand was recorded or corrected: its grades are rated again from it on, after the save."""
     _queue(hand.table.night.season.club_id, hand_key(hand))
@@ -448,7 +453,7 @@ def drain(club_id: int) -> int:
         GradeBacklog.objects.filter(pk__in=[pk for pk, _ in waiting]).delete()
         key = waiting[0][1]
         saved = None
-        if len(waiting) == 1:
+        if len(waiting) == 1 and key:
             # One hand recorded since the last catch-up (nearly always): it alone is rated when
             # no rated hand comes after it.
             saved = Hand.objects.select_related("table__night").filter(pk=_parse(key)[3]).first()

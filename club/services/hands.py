@@ -319,7 +319,13 @@ def _ladder_amounts(scored: ScoredHand, season: Season) -> dict[str, int]:
 
 def score_lines_for(hand: Hand, scored: ScoredHand) -> list[ScoreLine]:
     """The unsaved score lines of a scored hand: one per player taking part (seed_demo bulk-creates
-    these directly, so every way of writing a hand builds its lines here).
+    these directly, so every way of writing a hand builds its lines here, from score_line_rows)."""
+    return [ScoreLine(**row) for row in score_line_rows(hand, scored)]
+
+
+def score_line_rows(hand: Hand, scored: ScoredHand) -> list[dict[str, Any]]:
+    """The score lines of a scored hand as column values (attribute names: `hand_id`, ...), one
+    per player taking part: what an import writes without building a model instance a line.
 
     Each line also carries the hand scored under the season's ladder rule set (`points`), whether
     this player declared the contract and made it (which the database sums into the night totals
@@ -329,23 +335,30 @@ def score_lines_for(hand: Hand, scored: ScoredHand) -> list[ScoreLine]:
     points = _ladder_amounts(scored, night.season)
     entry = scored.entry
     made = scored.result.kind is scoring.Outcome.PLAYED and scored.result.made
-    side = {_key(entry.declarer): entry.partner, _key(entry.partner): entry.declarer}
-    return [
-        ScoreLine(
-            hand=hand,
-            player=p,
-            amount=scored.amount(p),
-            points=points.get(_key(p), 0),
-            declared=p == entry.declarer,
-            declared_made=p == entry.declarer and made,
-            contract=entry.contract,
-            made=made,
-            mate=side.get(_key(p)) if entry.partner is not None else None,
-            night_id=night.pk,
-            season_id=night.season_id,
+    declarer_id = entry.declarer.pk if entry.declarer is not None else None
+    partner_id = entry.partner.pk if entry.partner is not None else None
+    side = {declarer_id: partner_id, partner_id: declarer_id} if partner_id is not None else {}
+    amounts = scored.result.amounts
+    rows = []
+    for p in scored.players:
+        key = str(p.pk)
+        declared = p.pk == declarer_id
+        rows.append(
+            {
+                "hand_id": hand.pk,
+                "player_id": p.pk,
+                "amount": amounts.get(key, 0),
+                "points": points.get(key, 0),
+                "declared": declared,
+                "declared_made": declared and made,
+                "contract": entry.contract,
+                "made": made,
+                "mate_id": side.get(p.pk),
+                "night_id": night.pk,
+                "season_id": night.season_id,
+            }
         )
-        for p in scored.players
-    ]
+    return rows
 
 
 def _write_lines(hand: Hand, scored: ScoredHand) -> None:

@@ -424,6 +424,10 @@ def test_an_import_rates_the_solo_grade_as_a_rebuild_would(club, season, players
     for night in document["nights"]:
         night["season"] = season.name
     import_document(read(json.dumps(document), existing_for(club)), into=club)
+    # The import leaves the rating to the grades' catch-up, after its commit.
+    assert grades.updating(club)
+    grades.drain(club.pk)
+    assert not grades.updating(club)
 
     def ratings() -> dict[str, tuple]:
         return {g.player.name: (g.mu, g.sigma) for g in Grade.objects.filter(club=club)}

@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from club.interchange import MAX_BYTES, document
 from club.interchange.csv_sheets import read_csv
 from club.interchange.importer import existing_for, import_document
+from club.services import grades
 from club.models import Club
 
 
@@ -53,7 +54,7 @@ class Command(BaseCommand):
         raw = self._read(name)
         try:
             doc = read_csv(raw, into) if is_csv else document.read(raw, existing_for(into))  # type: ignore[arg-type]
-            _club, summary = import_document(
+            club, summary = import_document(
                 doc,
                 into=into,
                 slug=str(options["slug"]) if options["slug"] else None,
@@ -70,6 +71,10 @@ class Command(BaseCommand):
         self.stdout.write(f"{verb} {name}:")
         for line in summary.lines():
             self.stdout.write(f"  {line}")
+        if club is not None and not options["no_grades"]:
+            # No worker need be running for a restore: the grades are caught up here.
+            rated = grades.drain(club.pk)
+            self.stdout.write(f"  Solo grade: {rated} hands rated")
 
     def _read(self, name: str) -> bytes:
         try:
