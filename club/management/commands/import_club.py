@@ -18,8 +18,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from club.interchange import MAX_BYTES, document
 from club.interchange.csv_sheets import read_csv
 from club.interchange.importer import existing_for, import_document
-from club.services import grades
 from club.models import Club
+from club.services import grades
 
 
 class Command(BaseCommand):
