@@ -7,6 +7,7 @@ from club.views import (
     clubs,
     grades,
     hands,
+    health,
     interchange,
     ledger,
     live,
@@ -52,6 +53,7 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", clubs.home, name="home"),
+    *health.urlpatterns,  # /healthz for a load balancer: database, cache, task queue
     *interchange.schema_urlpatterns,
     *offline.urlpatterns,  # /sw.js: the service worker must sit at the root to cover every page
     path("c/<slug:slug>/", include(club_patterns)),
@@ -59,3 +61,6 @@ urlpatterns = [
     *table_links.urlpatterns,
     *ledger.link_urlpatterns,  # the payee marks payments paid at the table
 ]
+
+# The error page gives the request's reference, found in the logs beside the error.
+handler500 = "club.views.errors.server_error"
