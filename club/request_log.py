@@ -95,11 +95,14 @@ class RequestLogMiddleware:
 
 
 class RequestIdFilter(logging.Filter):
-    """Every record gets `request_id`: the request's it was made in, else "-"."""
+    """Every record gets `request_id`: the request's it was made in, else "-". Django reports a
+    4xx answer ("Not Found: ...") once the middleware has finished, with the request attached:
+    its id is taken from there."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if not hasattr(record, "request_id"):
-            record.request_id = current_request_id.get()
+            request = getattr(record, "request", None)
+            record.request_id = getattr(request, "request_id", None) or current_request_id.get()
         return True
 
 

@@ -99,6 +99,10 @@ def test_an_error_carries_the_request_id_in_the_logs_and_on_its_page(settings, r
     assert warning["request_id"] == error["request_id"] == line["request_id"] == request_id
     assert "RuntimeError: the view failed" in error["error"]  # the traceback, in the same line
     assert line["status"] == 500 and line["route"] == "/boom/"
+    # A 404 is reported by Django after the middleware has finished: with its id all the same.
+    missing = client.get("/nowhere/")
+    not_found = next(e for e in records() if e["message"] == "Not Found: /nowhere/")
+    assert not_found["request_id"] == missing["X-Request-ID"]
     # Once the request is over, records no longer carry its id.
     logging.getLogger("club").warning("between requests")
     assert records()[-1]["request_id"] == "-"
