@@ -6,7 +6,8 @@ turn, as a balancer without sticky sessions sends them, so one table's saves lan
 and its write limit is counted in Redis by both. The same load runs first on one node, then on
 two, each time on a fresh night per club; a node is gunicorn (`--workers` x `--threads`) on the
 same PostgreSQL and Redis (`DATABASE_URL`, `CACHE_URL`), with its request log on, written to a
-file as a node's would be.
+file as a node's would be. By default the phones save back to back, the heaviest load there can
+be; `--pace S` makes each phone wait 0 to 2S seconds between saves, as hands take time to play.
 
 Per run it reports saves, errors (any answer but "saved"), lost hands (a save answered "saved"
 whose hand is not stored, or a table whose hands are not 1..N), hands that are not zero-sum,
@@ -19,6 +20,7 @@ import datetime as dt
 import http.client
 import itertools
 import os
+import random
 import secrets
 import statistics
 import subprocess
@@ -218,10 +220,16 @@ def _post(port: int, url: str, body: str, headers: dict[str, str]) -> Save:
 
 
 def load(
-    label: str, nodes: dict[int, subprocess.Popen], clubs: int, tables: int, hands: int
+    label: str,
+    nodes: dict[int, subprocess.Popen],
+    clubs: int,
+    tables: int,
+    hands: int,
+    pace: float = 0.0,
 ) -> Run:
     """Every table of every club saves `hands` hands at once; save n of phone p goes to node
-    (p + n) mod len(nodes)."""
+    (p + n) mod len(nodes). With `pace`, a phone waits between 0 and 2 x pace seconds after each
+    save (the hand being played), so the saves are spread as at a real venue."""
     ports = list(nodes)
     nights, phones = set_up(clubs, tables)
     run = Run(label, clubs, tables, hands)
@@ -250,6 +258,8 @@ def load(
         barrier.wait()
         for number in range(1, hands + 1):
             body = urlencode(hand_fields(p.seats, number, p.table.number))
+            if pace and number > 1:
+                time.sleep(random.uniform(0, 2 * pace))
             save = _post(ports[(index + number) % len(ports)], url, body, headers)
             with lock:
                 run.saves.append(save)
@@ -300,7 +310,9 @@ def check(nights: list[Night], hands: int, run: Run) -> None:
     )
 
 
-def run(clubs: int, tables: int, hands: int, port: int, workers: int, threads: int) -> list[str]:
+def run(
+    clubs: int, tables: int, hands: int, port: int, workers: int, threads: int, pace: float = 0.0
+) -> list[str]:
     """One node, then two, under the same load; the report's lines."""
     if connection.vendor != "postgresql" or not settings.CACHE_URL:
         raise RuntimeError(
@@ -308,12 +320,14 @@ def run(clubs: int, tables: int, hands: int, port: int, workers: int, threads: i
             "//... and CACHE_URL=redis://... (see docs/operators.md)"
         )
     if hands > 30:
-        raise RuntimeError("--hands above 30 would meet the table links' write limit (30 a minute)")
+        raise RuntimeError("--club-hands above 30 would meet the links' write limit (30 a minute)")
     ports = [port, port + 1]
     lines = [
         f"Many clubs at once: {clubs} clubs x {tables} tables x {hands} hands through the tables' "
-        f"links, every save to the next node in turn; each node gunicorn {workers} workers x "
-        f"{threads} threads; PostgreSQL {connection.settings_dict['NAME']}, Redis cache",
+        f"links, every save to the next node in turn"
+        + (f", a phone waiting 0 to {2 * pace:g} s between saves" if pace else ", back to back")
+        + f"; each node gunicorn {workers} workers x {threads} threads; "
+        f"PostgreSQL {connection.settings_dict['NAME']}, Redis cache",
         HEADER,
     ]
     with tempfile.TemporaryDirectory(prefix="bench-clubs-") as folder:
@@ -323,7 +337,7 @@ def run(clubs: int, tables: int, hands: int, port: int, workers: int, threads: i
             try:
                 wait_until_up(nodes, log)
                 label = f"{count} node{'s' if count > 1 else ''}"
-                result = load(label, nodes, clubs, tables, hands)
+                result = load(label, nodes, clubs, tables, hands, pace)
             finally:
                 for proc in nodes.values():
                     stop_server(proc)

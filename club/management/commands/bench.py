@@ -43,6 +43,9 @@ class Command(BaseCommand):
         parser.add_argument("--club-tables", type=int, default=6, help="--many-clubs: tables each")
         parser.add_argument("--club-hands", type=int, default=6, help="--many-clubs: hands each")
         parser.add_argument(
+            "--pace", type=float, default=0.0, help="--many-clubs: mean seconds between saves"
+        )
+        parser.add_argument(
             "--interchange",
             action="store_true",
             help="instead: export and import of the club data file (club/bench/interchange.py)",
@@ -68,6 +71,7 @@ class Command(BaseCommand):
                     port=int(options["port"]),  # type: ignore[arg-type]
                     workers=int(options["workers"]),  # type: ignore[arg-type]
                     threads=int(options["threads"]),  # type: ignore[arg-type]
+                    pace=float(options["pace"]),  # type: ignore[arg-type]
                 )
             except RuntimeError as error:
                 raise CommandError(str(error)) from error
