@@ -28,6 +28,7 @@ from tests.club.ledger_kit import play
 from tests.club.nodes_kit import Nodes, call
 
 pytestmark = pytest.mark.django_db(transaction=True)
+HTMX = {"HX-Request": "true"}
 
 
 @pytest.fixture(scope="module")
@@ -175,6 +176,10 @@ def test_the_live_boards_304s_agree_on_both_nodes(nodes, night, table4, players,
     tag = board.headers["ETag"]
     assert call(second, "GET", url, cookies=cookies, headers={"If-None-Match": tag}).status == 304
     assert call(first, "GET", url, cookies=cookies, headers={"If-None-Match": tag}).status == 304
+    # The board's own poll (htmx, ?since=): "nothing changed" from either node.
+    since = url + "?since=" + tag.strip('"')
+    for port in nodes.ports:
+        assert call(port, "GET", since, cookies=cookies, headers=HTMX).status == 204
 
     # A hand saved through the table's link on the second node changes the board on both.
     link = link_service.night_links(night, secretary)[table4.pk]
@@ -200,6 +205,8 @@ def test_the_live_boards_304s_agree_on_both_nodes(nodes, night, table4, players,
         for port in nodes.ports
     ]
     assert [c.status for c in changed] == [200, 200]
+    polls = [call(port, "GET", since, cookies=cookies, headers=HTMX) for port in nodes.ports]
+    assert [p.status for p in polls] == [200, 200]  # both boards redraw
     new_tag = changed[0].headers["ETag"]
     assert new_tag != tag and changed[1].headers["ETag"] == new_tag
     for port in nodes.ports:
