@@ -1,7 +1,8 @@
-"""Settings read from the environment.
+"""Settings read from the environment (docs/operators.md lists every one with its default).
 
 DEBUG defaults to off; `SECRET_KEY` must be set when DEBUG is off. `DATABASE_URL` picks PostgreSQL
-(psycopg 3); without it the app runs on the embedded SQLite file beside manage.py.
+(psycopg 3); without it the app runs on the embedded SQLite file beside manage.py. `CACHE_URL`
+picks Redis for the cache that several web nodes share; without it each process has its own.
 """
 
 import datetime as dt
@@ -56,6 +57,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: times the whole request and gives it the id its log lines carry.
+    "club.request_log.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -177,6 +180,8 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = dt.timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_LOCKOUT_CALLABLE = "club.views.lockouts.lockout_response"
+# Failed log-ins are rows in the database, so a lock-out made on one web node holds on all.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_RESET_ON_SUCCESS = True
 # The address is the connection's own unless TRUSTED_PROXY_COUNT says how many proxies (each
 # appending to X-Forwarded-For) stand in front: then the one the nearest proxy saw, which a
@@ -191,6 +196,8 @@ else:
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # A load balancer probes each node over plain HTTP: answer it rather than redirect it.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -198,11 +205,63 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# State that every web node must share. Sessions, log-in lock-outs (above) and the kept final
+# sheets are rows in the database. CACHE_URL (redis://host:6379/0, rediss://... with TLS,
+# unix:///path.sock?db=0) puts Django's cache in Redis: the table links' write limit, cached score
+# cards, anything a view keeps for a while. Without it, each process has a local-memory cache of
+# its own: right for one server process (bin/demo, the tests), not for several nodes.
+CACHE_URL = os.environ.get("CACHE_URL", "").strip()
+CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "solo")
+
+
+def cache_settings(url: str, key_prefix: str) -> dict[str, dict[str, object]]:
+    if not url:
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
+    if scheme not in {"redis", "rediss", "unix"}:
+        # Only the scheme in the message: the URL may hold Redis's password.
+        raise ImproperlyConfigured(
+            f"CACHE_URL must be a redis://, rediss:// or unix:// URL (not {scheme or 'this'}://)."
+        )
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": key_prefix,
+            # A Redis that stops answering fails a request in seconds instead of hanging it.
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+    }
+
+
+CACHES = cache_settings(CACHE_URL, CACHE_KEY_PREFIX)
+SESSION_ENGINE = "django.contrib.sessions.backends.db"  # any node reads any session
+
+# Logs: one line per request (club.request_log: request id, club, method, route, status, time)
+# and every other record with the request id it happened in; `LOG_FORMAT=json` writes each as
+# one JSON object per line for a log collector. REQUEST_LOG=false leaves the request lines out.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()
+if LOG_FORMAT not in {"text", "json"}:
+    raise ImproperlyConfigured("LOG_FORMAT must be text or json.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "club.request_log.RequestIdFilter"}},
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {"()": "club.request_log.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": LOG_FORMAT,
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "loggers": {
+        "club.requests": {"level": "INFO" if env_bool("REQUEST_LOG", True) else "WARNING"},
+    },
 }
 
 # Email (results to players; also password reset). `EMAIL_URL` picks the backend:
@@ -235,6 +294,9 @@ TASKS = {
         ),
     }
 }
+
+# /healthz calls the node "degraded" when a task has waited longer than this for a worker.
+TASKS_MAX_WAIT_SECONDS = int(os.environ.get("TASKS_MAX_WAIT_SECONDS", "300"))
 
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The covering indexes' INCLUDE columns speed up PostgreSQL; SQLite simply ignores them.

@@ -7,7 +7,7 @@ os.environ.setdefault("SOLO_PLAIN_STATIC", "true")
 os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
 
 from club.settings import *  # noqa: F403
-from club.settings import BASE_DIR, DATABASES
+from club.settings import BASE_DIR, CACHE_KEY_PREFIX, CACHE_URL, CACHES, DATABASES
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
@@ -25,6 +25,11 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"]["TEST"] = {
         "NAME": os.environ.get("SOLO_SQLITE_TEST_NAME") or str(BASE_DIR / ".test-db.sqlite3")
     }
+
+if CACHE_URL:
+    # The suite on a shared Redis (CACHE_URL set): each test process (an xdist worker, another
+    # run at the same time) keeps keys of its own, and clears only those (tests/conftest.py).
+    CACHES["default"]["KEY_PREFIX"] = f"{CACHE_KEY_PREFIX}-test-{os.getpid()}"
 
 # Tasks run at once in the test's own thread; email goes to django.core.mail.outbox.
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}

@@ -7,6 +7,7 @@ from club.views import (
     clubs,
     grades,
     hands,
+    health,
     interchange,
     invitations,
     ledger,
@@ -59,6 +60,7 @@ urlpatterns = [
     # Browsers ask for /favicon.ico whatever the page says: the app's icon, not a 404.
     path("favicon.ico", offline.favicon, name="favicon"),
     *invitations.urlpatterns,  # an account's owner accepts or declines a club's invitation
+    *health.urlpatterns,  # /healthz for a load balancer: database, cache, task queue
     *interchange.schema_urlpatterns,
     *offline.urlpatterns,  # /sw.js: the service worker must sit at the root to cover every page
     path("c/<slug:slug>/", include(club_patterns)),
@@ -66,3 +68,6 @@ urlpatterns = [
     *table_links.urlpatterns,
     *ledger.link_urlpatterns,  # the payee marks payments paid at the table
 ]
+
+# The error page gives the request's reference, found in the logs beside the error.
+handler500 = "club.views.errors.server_error"

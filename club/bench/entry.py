@@ -163,6 +163,9 @@ def start_server(port: int, workers: int, threads: int) -> tuple[subprocess.Pope
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "false",
         "DJANGO_SETTINGS_MODULE": "club.settings",
+        # stderr is a pipe read only if the server fails to start: one log line per request
+        # would fill it and stall the server.
+        "REQUEST_LOG": "false",
     }
     if connection.vendor == "postgresql":
         command = [

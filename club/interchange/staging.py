@@ -1,28 +1,28 @@
 """Where an uploaded file waits between its preview and the secretary's confirmation.
 
-The file is stored under its SHA-256 in a private directory (IMPORT_STAGING_DIR, default a
-`solo-whist-imports` directory in the system's temporary directory) and the page carries a signed
-token naming that digest, the club, the secretary and the kind of file. On confirmation the token
-must be genuine, recent (an hour), for the same club and secretary, and the file must still hash to
-the digest: nothing the browser sends can point at another file or change the one previewed.
-Files are bounded by the upload limit and removed after the import or once they are a day old.
-With several app servers, IMPORT_STAGING_DIR must be a directory they share.
+The file is kept in the database under its SHA-256 (club.models.StagedUpload), so that with
+several web nodes the confirmation may reach another node than the preview did, and the page
+carries a signed token naming that digest, the club, the secretary and the kind of file. On
+confirmation the token must be genuine, recent (an hour), for the same club and secretary, and
+the stored file must still hash to the digest: nothing the browser sends can point at another
+file or change the one previewed. Files are bounded by the upload limit and removed after the
+import or once they are a day old.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
-import os
 import re
-import tempfile
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
-from django.conf import settings
 from django.core import signing
+from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from club.interchange.document import check_size
+from club.models import StagedUpload
 
 SALT = "club.interchange.staging"
 MAX_AGE = 60 * 60  # seconds a preview stays valid
@@ -42,32 +42,26 @@ class Staged:
     digest: str
 
 
-def directory() -> Path:
-    configured = getattr(settings, "IMPORT_STAGING_DIR", None)
-    return Path(configured) if configured else Path(tempfile.gettempdir()) / "solo-whist-imports"
-
-
-def _path(digest: str) -> Path:
+def _digest(value: object) -> str:
+    digest = str(value or "")
     if not DIGEST.match(digest):
         raise StagingError("This upload is not valid: upload the file again.")
-    return directory() / f"{digest}.upload"
+    return digest
 
 
 def stage(raw: bytes, *, club_id: int, user_id: int, kind: str, name: str) -> str:
     """Keep the file; returns the token the confirmation posts back."""
     check_size(len(raw))
     digest = hashlib.sha256(raw).hexdigest()
-    folder = directory()
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     prune()
-    path = _path(digest)
-    if not path.exists():
-        fd, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "wb") as out:
-            out.write(raw)
-        os.replace(temporary, path)
-    else:
-        path.touch()
+    now = timezone.now()
+    # The same file previewed again (or by two secretaries at once) is stored once.
+    if not StagedUpload.objects.filter(digest=digest).update(staged_at=now):
+        try:
+            with transaction.atomic():
+                StagedUpload.objects.create(digest=digest, raw=raw, staged_at=now)
+        except IntegrityError:
+            StagedUpload.objects.filter(digest=digest).update(staged_at=now)
     payload = {"sha256": digest, "club": club_id, "user": user_id, "kind": kind, "name": name}
     return signing.dumps(payload, salt=SALT)
 
@@ -81,29 +75,22 @@ def load(token: str, *, club_id: int, user_id: int) -> Staged:
         raise StagingError("This upload is not valid: upload the file again.") from None
     if data.get("club") != club_id or data.get("user") != user_id:
         raise StagingError("This upload belongs to someone else: upload the file again.")
-    path = _path(str(data.get("sha256", "")))
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        raise StagingError("The uploaded file is no longer here: upload it again.") from None
-    if hashlib.sha256(raw).hexdigest() != data["sha256"]:
+    digest = _digest(data.get("sha256"))
+    kept = StagedUpload.objects.filter(digest=digest).values_list("raw", flat=True).first()
+    if kept is None:
+        raise StagingError("The uploaded file is no longer here: upload it again.")
+    raw = bytes(kept)
+    if hashlib.sha256(raw).hexdigest() != digest:
         raise StagingError("The uploaded file has changed since the preview: upload it again.")
-    return Staged(raw, str(data.get("kind", "json")), str(data.get("name", "")), data["sha256"])
+    return Staged(raw, str(data.get("kind", "json")), str(data.get("name", "")), digest)
 
 
 def discard(digest: str) -> None:
-    _path(digest).unlink(missing_ok=True)
+    StagedUpload.objects.filter(digest=_digest(digest)).delete()
 
 
 def prune(now: float | None = None) -> None:
     """Remove uploads nobody confirmed within a day."""
     now = time.time() if now is None else now
-    folder = directory()
-    if not folder.is_dir():
-        return
-    for path in folder.iterdir():
-        try:
-            if now - path.stat().st_mtime > KEEP:
-                path.unlink()
-        except OSError:
-            continue
+    cutoff = dt.datetime.fromtimestamp(now - KEEP, dt.UTC)
+    StagedUpload.objects.filter(staged_at__lt=cutoff).delete()

@@ -15,6 +15,7 @@ from club.models.nights import Night, Seat, Table
 from club.models.rules import RuleSet
 from club.models.seasons import Season, StandingsMethod
 from club.models.sheets import NightSheetCache
+from club.models.staging import StagedUpload
 from club.models.table_links import TableLink
 from club.models.totals import NightTotal
 from club.models.tournaments import Entry, Tournament
@@ -49,6 +50,7 @@ __all__ = [
     "Season",
     "Seat",
     "Settlement",
+    "StagedUpload",
     "StandingsMethod",
     "Table",
     "TableLink",

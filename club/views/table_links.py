@@ -32,6 +32,7 @@ from club.forms.table_links import ConfirmHandForm, DeviceForm
 from club.models import Club, Hand, Night, Player, Table, TableLink
 from club.queries.night import night_tables
 from club.queries.table_sheet import prefetch_seats
+from club.request_log import note_club
 from club.services import table_links as link_service
 from club.services.hands import HandConflict, LinkSource
 from club.views import hands as table_views
@@ -90,6 +91,7 @@ def by_link(view: Callable[..., HttpResponse]) -> LinkView:
         if link is None:
             return _not_found(request)
         route = _route(request, link, token)
+        note_club(request, route.club.slug)  # for the request's log line
         if request.method == "POST" and getattr(view, "counts_as_write", True):
             verdict = ratelimit.hit(f"table-link:{link.token_hash}", WRITE_LIMIT, WRITE_WINDOW)
             if not verdict.allowed:

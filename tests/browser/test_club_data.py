@@ -14,11 +14,6 @@ from tests.club.test_interchange_bad_input import sample
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture(autouse=True)
-def staging_dir(tmp_path, settings):
-    settings.IMPORT_STAGING_DIR = str(tmp_path / "imports")
-
-
 def test_import_preview_confirm_and_export(logged_in, live_server, club, tmp_path):
     page = logged_in
     page.set_viewport_size({"width": 390, "height": 844})

@@ -15,18 +15,12 @@ from django.urls import reverse
 
 from club.interchange import MAX_BYTES, SCHEMA_PATHS, csv_sheets, staging
 from club.interchange.export import export_document
-from club.models import AuditEvent, Hand, Night, Player, Season
+from club.models import AuditEvent, Hand, Night, Player, Season, StagedUpload
 from club.services import demo
 from tests.club.interchange_kit import check_schema
 from tests.club.test_interchange_bad_input import counts, sample
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def staging_dir(tmp_path, settings):
-    settings.IMPORT_STAGING_DIR = str(tmp_path / "imports")
-    return tmp_path / "imports"
 
 
 def u(name: str, *args) -> str:
@@ -154,7 +148,7 @@ def test_export_runs_a_fixed_number_of_queries(secretary, django_assert_max_num_
 # Import ---------------------------------------------------------------------------------------
 
 
-def test_import_previews_then_writes_on_confirm(secretary, club, staging_dir):
+def test_import_previews_then_writes_on_confirm(secretary, club):
     client = client_for(secretary)
     before = counts()
     response = client.post(u("club_import"), {"file": upload(sample(), "winter.json")})
@@ -169,7 +163,7 @@ def test_import_previews_then_writes_on_confirm(secretary, club, staging_dir):
     assert (summary.tables, summary.hands, len(summary.nights)) == (2, 5, 2)
     assert "Preview: winter.json" in body and "Import 5 hands" in body
     assert counts() == before  # a preview writes nothing
-    assert len(list(staging_dir.iterdir())) == 1
+    assert StagedUpload.objects.count() == 1  # in the database: any web node can confirm it
     token = response.context["confirm"].initial["token"]
 
     response = client.post(u("club_import_confirm"), {"token": token}, follow=True)
@@ -180,7 +174,7 @@ def test_import_previews_then_writes_on_confirm(secretary, club, staging_dir):
     assert Hand.objects.filter(table__night__season__club=club, entered_by=secretary).count() == 5
     event = AuditEvent.objects.get(club=club, night=None)
     assert event.user == secretary and event.after["file"] == "winter.json"
-    assert list(staging_dir.iterdir()) == []  # the upload is gone once imported
+    assert not StagedUpload.objects.exists()  # the upload is gone once imported
     # The same token again: the file is gone, nothing more is written.
     after = counts()
     response = client.post(u("club_import_confirm"), {"token": token}, follow=True)
@@ -188,7 +182,7 @@ def test_import_previews_then_writes_on_confirm(secretary, club, staging_dir):
     assert counts() == after
 
 
-def test_import_preview_lists_every_problem_and_writes_nothing(secretary, club, staging_dir):
+def test_import_preview_lists_every_problem_and_writes_nothing(secretary, club):
     document = sample()
     document["nights"][0]["tables"][0]["hands"][0]["tricks"] = 14
     document["nights"][1]["tables"][0]["hands"][1]["declarer"] = "Eve Lambert"
@@ -201,7 +195,7 @@ def test_import_preview_lists_every_problem_and_writes_nothing(secretary, club, 
     assert "<strong>night 2026-11-27, table 1, hand 2</strong>: &#x27;declarer&#x27;" in body
     assert "confirm" not in response.context
     assert counts() == before
-    assert not staging_dir.exists() or list(staging_dir.iterdir()) == []
+    assert not StagedUpload.objects.exists()
 
 
 def test_import_refuses_a_file_over_the_limit_before_reading_it(secretary, club):
@@ -235,12 +229,13 @@ def test_a_tampered_or_foreign_token_is_refused(secretary, outsider, club, other
     assert counts() == before
 
 
-def test_a_staged_file_changed_on_disk_is_refused(secretary, club, staging_dir):
+def test_a_staged_file_changed_in_store_is_refused(secretary, club):
     client = client_for(secretary)
     response = client.post(u("club_import"), {"file": upload(sample())})
     token = response.context["confirm"].initial["token"]
-    (path,) = staging_dir.iterdir()
-    path.write_bytes(path.read_bytes().replace(b'"tricks": 5', b'"tricks": 6'))
+    (kept,) = StagedUpload.objects.all()
+    kept.raw = bytes(kept.raw).replace(b'"tricks": 5', b'"tricks": 6')
+    kept.save()
     before = counts()
     response = client.post(u("club_import_confirm"), {"token": token}, follow=True)
     assert "has changed since the preview" in response.content.decode()
@@ -261,11 +256,23 @@ def test_confirm_after_the_night_was_entered_meanwhile_writes_nothing(secretary,
     assert counts() == before
 
 
-def test_old_uploads_are_pruned(staging_dir, settings):
+def test_old_uploads_are_pruned():
     token = staging.stage(b"{}", club_id=1, user_id=1, kind="json", name="x.json")
     assert staging.load(token, club_id=1, user_id=1).raw == b"{}"
+    staging.prune(now=__import__("time").time() + staging.KEEP - 10)
+    assert StagedUpload.objects.count() == 1  # not a day old yet
     staging.prune(now=__import__("time").time() + staging.KEEP + 10)
-    assert list(staging_dir.iterdir()) == []
+    assert not StagedUpload.objects.exists()
+
+
+def test_the_same_file_previewed_twice_is_kept_once_and_confirms_either_way(secretary, club):
+    first = staging.stage(b'{"a": 1}', club_id=club.pk, user_id=secretary.pk, kind="json", name="a")
+    second = staging.stage(
+        b'{"a": 1}', club_id=club.pk, user_id=secretary.pk, kind="json", name="b"
+    )
+    assert StagedUpload.objects.count() == 1
+    assert staging.load(first, club_id=club.pk, user_id=secretary.pk).name == "a"
+    assert staging.load(second, club_id=club.pk, user_id=secretary.pk).raw == b'{"a": 1}'
 
 
 # Paper sheets and the schema -------------------------------------------------------------------

@@ -52,6 +52,7 @@ WHO_MAY: dict[str, set[str]] = {
     "interchange_schema_v2": ANYONE,
     "service_worker": ANYONE,
     "favicon": ANYONE,
+    "healthz": ANYONE,  # a load balancer's probe: says nothing about any club
     "invitations": SIGNED_IN,
     "invitation_accept": {"viewer"},
     "invitation_decline": {"viewer"},

@@ -12,7 +12,6 @@ import subprocess
 
 import pytest
 import segno
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -22,6 +21,7 @@ from club.models.table_links import TOKEN_BYTES, derive_token, hash_token
 from club.services import table_links as link_service
 from club.services.hands import HandEntry, close_night, record_hand
 from club.services.setup import create_night, rule_set_from_preset
+from tests.club.cache_kit import clear_own_keys
 
 HOYLE = scoring.preset("hoyle")
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -30,9 +30,9 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     # The rate limit counts in the cache: every test starts with none counted.
-    cache.clear()
+    clear_own_keys()
     yield
-    cache.clear()
+    clear_own_keys()
 
 
 def text(response) -> str:

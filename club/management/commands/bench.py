@@ -2,6 +2,7 @@
 
     python manage.py bench [--sizes 10k,100k,1m] [--runs 15]   pages, sheets, grades, live board
     python manage.py bench --entry [--tables 15] [--hands 20]     tables saving hands over HTTP
+    python manage.py bench --many-clubs [--clubs 40]   40 clubs x 6 tables over one node, then two
     python manage.py bench --interchange | --ledger | --live | --grades SLUG
 
 Each figure's module is in club/bench/. The figures are for the configured database
@@ -34,6 +35,18 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8120, help="--entry: the server's port")
         parser.add_argument("--workers", type=int, default=3, help="--entry: gunicorn workers")
         parser.add_argument("--threads", type=int, default=4, help="--entry: threads a worker")
+        # Many clubs at once over two web nodes on PostgreSQL and Redis (club/bench/many_clubs.py).
+        parser.add_argument(
+            "--many-clubs",
+            action="store_true",
+            help="clubs x tables saving through their links at once, on one node then two",
+        )
+        parser.add_argument("--clubs", type=int, default=40, help="--many-clubs: clubs at once")
+        parser.add_argument("--club-tables", type=int, default=6, help="--many-clubs: tables each")
+        parser.add_argument("--club-hands", type=int, default=6, help="--many-clubs: hands each")
+        parser.add_argument(
+            "--pace", type=float, default=0.0, help="--many-clubs: mean seconds between saves"
+        )
         parser.add_argument(
             "--interchange",
             action="store_true",
@@ -54,6 +67,24 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: object, **options: object) -> None:
+        if options["many_clubs"]:
+            from club.bench import many_clubs
+
+            try:
+                lines = many_clubs.run(
+                    clubs=int(options["clubs"]),  # type: ignore[arg-type]
+                    tables=int(options["club_tables"]),  # type: ignore[arg-type]
+                    hands=int(options["club_hands"]),  # type: ignore[arg-type]
+                    port=int(options["port"]),  # type: ignore[arg-type]
+                    workers=int(options["workers"]),  # type: ignore[arg-type]
+                    threads=int(options["threads"]),  # type: ignore[arg-type]
+                    pace=float(options["pace"]),  # type: ignore[arg-type]
+                )
+            except RuntimeError as error:
+                raise CommandError(str(error)) from error
+            for line in lines:
+                self.stdout.write(line)
+            return
         if options["entry"]:
             from club.bench.entry import run
 

@@ -1,0 +1,104 @@
+"""What /healthz reports about this web node: can it reach the database and the cache, and how
+long has the oldest background task been waiting for a worker. Nothing about any club.
+
+Each check catches its own failure, so a node whose database is down still answers, saying so.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+import uuid
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
+from django.db import connection
+from django.db.models import Count, Min, Q
+from django.utils import timezone
+
+
+@dataclass(frozen=True)
+class Check:
+    ok: bool
+    ms: float
+    error: str = ""  # the kind of failure (an exception's class name), never its text
+
+
+@dataclass(frozen=True)
+class Queue:
+    ok: bool  # False when the oldest waiting task waited longer than TASKS_MAX_WAIT_SECONDS
+    waiting: int | None  # tasks due and not started; None when the queue cannot be read
+    oldest_seconds: int | None  # how long the oldest of them has been due
+
+
+def _timed(probe) -> Check:
+    started = time.perf_counter()
+    try:
+        probe()
+    except Exception as error:
+        return Check(False, _ms(started), type(error).__name__)
+    return Check(True, _ms(started))
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 1)
+
+
+def database() -> Check:
+    def probe() -> None:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+
+    return _timed(probe)
+
+
+def cache_check() -> Check:
+    """Writes a short-lived key and reads it back: a cache that only accepts connections is not
+    enough."""
+
+    def probe() -> None:
+        cache = caches["default"]
+        key, value = f"healthz:{uuid.uuid4().hex}", uuid.uuid4().hex
+        cache.set(key, value, 10)
+        if cache.get(key) != value:
+            raise LookupError("the cache did not keep a value")
+        cache.delete(key)
+
+    return _timed(probe)
+
+
+def cache_is_shared() -> bool:
+    return isinstance(caches["default"], RedisCache)
+
+
+def task_queue(reachable: bool = True, now: dt.datetime | None = None) -> Queue | None:
+    """The database queue's due tasks (None when tasks run another way, e.g. at once);
+    `reachable` False (the database check failed) reports the queue unknown without trying."""
+    from django_tasks_db.compat import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult, get_date_max
+
+    backend = settings.TASKS.get("default", {}).get("BACKEND", "")
+    if not backend.startswith("django_tasks_db."):
+        return None
+    if not reachable:
+        return Queue(False, None, None)
+    now = now or timezone.now()
+    try:
+        # A deferred task waits from its run_after; one queued for "now" (run_after the
+        # backend's far future marker) from when it was queued.
+        due = DBTaskResult.objects.filter(status=TaskResultStatus.READY).filter(
+            Q(run_after=get_date_max()) | Q(run_after__lte=now)
+        )
+        row = due.aggregate(
+            n=Count("id"),
+            queued=Min("enqueued_at", filter=Q(run_after=get_date_max())),
+            deferred=Min("run_after", filter=~Q(run_after=get_date_max())),
+        )
+    except Exception:
+        return Queue(False, None, None)
+    since = [t for t in (row["queued"], row["deferred"]) if t is not None]
+    oldest = int((now - min(since)).total_seconds()) if since else 0
+    return Queue(oldest <= settings.TASKS_MAX_WAIT_SECONDS, row["n"], oldest)

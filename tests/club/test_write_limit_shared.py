@@ -1,0 +1,84 @@
+"""The table links' write limit kept in Redis, as several web nodes share it: the window slides
+as it does in one process, writes counted at the same moment never pass the limit, and a Redis
+that stops answering lets a table's save through rather than lose it.
+
+(Two real web nodes counting one link's writes together: tests/club/test_two_nodes.py.)
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+
+import pytest
+from django.core.cache import caches
+
+from club import ratelimit
+
+
+def test_the_window_slides_in_redis(redis_cache, monkeypatch):
+    from tests.club import test_table_links
+
+    test_table_links.test_the_window_slides(monkeypatch)  # the one-process test, on Redis
+    # The count is Redis's, not this process's: a sorted set under the cache's own prefix.
+    client = redis_cache._cache.get_client(write=True)
+    key = redis_cache.make_key("ratelimit:k")
+    assert client.zcard(key) == 1 and 0 < client.pttl(key) <= 60_000
+
+
+def test_another_key_has_its_own_count(redis_cache):
+    assert [ratelimit.hit("table-a", 1, 60).allowed for _ in range(2)] == [True, False]
+    assert ratelimit.hit("table-b", 1, 60).allowed
+
+
+def _many_at_once(threads: int, each: int, limit: int) -> list[bool]:
+    barrier = threading.Barrier(threads)
+    verdicts: list[bool] = []
+    lock = threading.Lock()
+
+    def phone() -> None:
+        barrier.wait(10)
+        for _ in range(each):
+            allowed = ratelimit.hit("busy-link", limit, 60).allowed
+            with lock:
+                verdicts.append(allowed)
+
+    workers = [threading.Thread(target=phone) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(30)
+    return verdicts
+
+
+def test_writes_counted_at_the_same_moment_never_pass_the_limit_in_redis(redis_cache):
+    # 16 connections at once, 80 writes against a limit of 30: a read-then-write count would
+    # let two writers take the same last place; the script lets exactly 30 through.
+    verdicts = _many_at_once(threads=16, each=5, limit=30)
+    assert len(verdicts) == 80 and verdicts.count(True) == 30
+
+
+def test_in_one_process_without_redis_threads_never_pass_the_limit_either(settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    verdicts = _many_at_once(threads=16, each=5, limit=30)
+    assert verdicts.count(True) == 30
+
+
+def test_a_redis_that_does_not_answer_lets_the_save_through_and_says_so(settings, caplog):
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{port}/0",
+            "OPTIONS": {"socket_connect_timeout": 1},
+        }
+    }
+    with caplog.at_level(logging.ERROR, logger="club.ratelimit"):
+        verdicts = [ratelimit.hit("k", 1, 60) for _ in range(3)]
+    assert all(v.allowed for v in verdicts)  # uncounted, not refused: the hand is not lost
+    assert "The write limit could not be counted" in caplog.text
+    with pytest.raises(Exception, match="onnect"):
+        caches["default"].get("anything")  # the cache really was unreachable
