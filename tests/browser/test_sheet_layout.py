@@ -288,4 +288,3 @@ def test_long_names_fit_a_desktop_sheet(page: Page, live_server, long_names_nigh
             shown = header.inner_text().strip()
             full = header.get_attribute("title") or shown
             assert full in LONG_NAMES, f"{full!r} is not a player's full name"
-
