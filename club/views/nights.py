@@ -209,6 +209,7 @@ def _close_or_reopen(request: HttpRequest, slug: str, night_id: int, closing: bo
             else:
                 messages.success(request, f"{night} is open again: hands can be changed.")
         return redirect("night_detail", slug=club.slug, night_id=night.pk)
+    summary = night_summary(night) if closing else None
     return render(
         request,
         "club/nights/confirm.html",
@@ -216,8 +217,11 @@ def _close_or_reopen(request: HttpRequest, slug: str, night_id: int, closing: bo
             "club": club,
             "night": night,
             "closing": closing,
-            "summary": night_summary(night) if closing else None,
+            "summary": summary,
             "unconfirmed": unconfirmed_hands(night) if closing else [],
+            # A table set up and never played, or whose hands were never entered: said before
+            # the night is closed on it.
+            "empty_tables": [t for t in summary.tables if not t.hands] if summary else [],
         },
     )
 
