@@ -68,6 +68,7 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
     players = _active_players(club)
     added: list[str] = []
     clashes: list[Clash] = []
+    action = ""
     if request.method != "POST":
         form = NightForm(club=club, may_add_players=may_add)
         tables = TableFormSet(
@@ -117,6 +118,8 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
             "tables": tables,
             "added": added,
             "clashes": clashes,
+            # What the refused POST asked for: the banner says what was not done.
+            "tried": action if request.method == "POST" else "",
             "players": players,
             "max_tables": MAX_TABLES,
             "has_seasons": club.seasons.exists(),
