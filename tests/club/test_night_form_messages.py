@@ -16,7 +16,9 @@ def _post(client, club, data):
     return client.post(reverse("night_create", args=[club.slug]), data).content.decode()
 
 
-def test_players_already_seated_tonight_are_named_at_the_top(client, club, season, players, secretary):
+def test_players_already_seated_tonight_are_named_at_the_top(
+    client, club, season, players, secretary
+):
     create_night(season, DATE, [(players[:4], 0)])
     client.force_login(secretary)
     page = _post(client, club, form_data(client, club, players[:4]))
