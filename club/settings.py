@@ -203,6 +203,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # Django's own loggers print through the root's handler only (its default console handler
+    # besides printed every line twice under DEBUG).
+    "loggers": {"django": {"handlers": [], "level": "INFO"}},
 }
 
 # Email (results to players; also password reset). `EMAIL_URL` picks the backend:
