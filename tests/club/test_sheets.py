@@ -629,7 +629,8 @@ def test_a_long_standings_sheet_repeats_its_header_on_every_page(client, db):
     rows = list(
         csv.reader(io.StringIO(client.get(reverse("standings_csv", args=["big"])).content.decode()))
     )
-    assert len(rows) == 91
+    played = ScoreLine.objects.filter(player__club__slug="big").values("player").distinct()
+    assert len(rows) == 1 + played.count() > 80  # one row a player who played
     by_page = [[line.strip() for line in text.splitlines()] for text in texts]
     for i, page_lines in enumerate(by_page, start=1):
         assert " ".join(printed_header(rows[0])) in page_lines
