@@ -7,6 +7,7 @@ from club.views import (
     clubs,
     grades,
     hands,
+    help,
     interchange,
     ledger,
     live,
@@ -52,6 +53,7 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", clubs.home, name="home"),
+    *help.urlpatterns,  # the guides of docs/, served by the app (club/views/help.py)
     *interchange.schema_urlpatterns,
     *offline.urlpatterns,  # /sw.js: the service worker must sit at the root to cover every page
     path("c/<slug:slug>/", include(club_patterns)),
