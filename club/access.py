@@ -57,7 +57,18 @@ def require(request: HttpRequest, club: Club, power: str) -> None:
         return
     if not can(request.user, club, READ):
         raise Http404("No such club")
-    raise PermissionDenied("Your role in this club does not allow this")
+    raise PermissionDenied(refusal(request.user, club, power))
+
+
+# Who may do what, in the words the refusal page uses.
+_POWER_HOLDERS = {SCORE: "its table scorers and secretaries", MANAGE: "its secretaries"}
+
+
+def refusal(user: User | AnonymousUser, club: Club, power: str) -> str:
+    """Why this user may not: "You are a viewer of Crown & Anchor: that is for its secretaries."."""
+    member = membership(user, club)
+    who = f"a {Role(member.role).label.lower()}" if member else "not a member"
+    return f"You are {who} of {club.name}: that is for {_POWER_HOLDERS.get(power, 'others')}."
 
 
 def login_if_hidden(view: View) -> View:

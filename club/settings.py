@@ -259,7 +259,10 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # Django's own loggers print through the root's handler only (its default console handler
+    # besides printed every line twice under DEBUG).
     "loggers": {
+        "django": {"handlers": [], "level": "INFO"},
         "club.requests": {"level": "INFO" if env_bool("REQUEST_LOG", True) else "WARNING"},
     },
 }
@@ -277,6 +280,8 @@ EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"] or ""
 EMAIL_USE_TLS = bool(_email["EMAIL_USE_TLS"])
 EMAIL_USE_SSL = bool(_email["EMAIL_USE_SSL"])
 EMAIL_TIMEOUT = int(_email["EMAIL_TIMEOUT"] or os.environ.get("EMAIL_TIMEOUT", "20"))
+# `EMAIL_URL=file:` writes each message to a file in this folder (bin/demo: demo-mail/).
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or _email["EMAIL_FILE_PATH"] or "sent-mail"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Solo Whist <solo@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")

@@ -76,6 +76,22 @@ def format_move(row: Row) -> str:
     return f"▲{move}" if move > 0 else f"▼{-move}" if move < 0 else "="
 
 
+def csv_unit(club: Club) -> str:
+    """What a spreadsheet's amounts are counted in: "£", "$", or the club's points label."""
+    if club.unit_kind == Club.UnitKind.POINTS:
+        return club.points_label or "points"
+    return club.currency_symbol or "major units"
+
+
+def _empty_range(ladder: Ladder) -> str:
+    start, end = ladder.date_from, ladder.date_to
+    if start and end:
+        return f"No hands were played between {start:%-d %b %Y} and {end:%-d %b %Y}."
+    if start:
+        return f"No hands have been played since {start:%-d %b %Y}."
+    return f"No hands were played up to {end:%-d %b %Y}."
+
+
 class LadderData(TableListData):
     """The standings rows: whatever column the table is sorted by, the qualified players stay
     above the line and the others below it."""
@@ -113,9 +129,11 @@ class StandingsTable(tables.Table):
         row_attrs = {"class": _row_class}
         empty_text = "No hands have been played in this season yet."
 
-    def __init__(self, ladder: Ladder, club: Club, **kwargs: Any) -> None:
+    def __init__(self, ladder: Ladder, club: Club, numbers: bool = False, **kwargs: Any) -> None:
         self.club = club
         self.ladder = ladder
+        # For a spreadsheet (the CSV): amounts as numbers in major units, the unit in the header.
+        self.numbers = numbers
         self.trends: dict[int, SafeString] = {}
         below = ladder.below_line
         self.first_below = below[0].player_id if below else None
@@ -128,6 +146,13 @@ class StandingsTable(tables.Table):
         if points:
             self.columns["average"].column.verbose_name = "Points per hand"
             self.columns["last_night"].column.verbose_name = "Last night (pts)"
+        elif numbers:
+            unit = f" ({csv_unit(club)})"
+            self.columns["counted"].column.verbose_name = heading + unit
+            self.columns["average"].column.verbose_name += unit
+            self.columns["last_night"].column.verbose_name += unit
+        if ladder.date_from or ladder.date_to:
+            self.empty_text = _empty_range(ladder)
 
     def paginate(self, *args: Any, per_page: int | None = None, **kwargs: Any) -> None:
         """Paginate, keeping a ?per_page= from the address between 1 and MAX_PER_PAGE."""
@@ -176,7 +201,9 @@ class StandingsTable(tables.Table):
     def render_counted(self, record: Row) -> SafeString:
         return self._amount(record.counted)
 
-    def value_counted(self, record: Row) -> str:
+    def value_counted(self, record: Row) -> str | int | Decimal:
+        if self.numbers:
+            return self._number(record.counted)
         return format_measure(self.club, record.counted, self._points())
 
     def render_average(self, record: Row) -> str:
@@ -185,6 +212,8 @@ class StandingsTable(tables.Table):
     def value_average(self, record: Row) -> str:
         """The CSV keeps the full figure, not the rounded pence of the page (the printed sheet,
         for people, sets spoken_averages)."""
+        if self.numbers:
+            return self._number(record.average, average=True)
         return format_average(
             self.club, record.average, points=self._points(), exact=not self.spoken_averages
         )
@@ -192,10 +221,21 @@ class StandingsTable(tables.Table):
     def render_last_night(self, record: Row) -> SafeString | str:
         return "" if record.last_night is None else self._amount(record.last_night)
 
-    def value_last_night(self, record: Row) -> str:
+    def value_last_night(self, record: Row) -> str | int | Decimal:
         if record.last_night is None:
             return ""
+        if self.numbers:
+            return self._number(record.last_night)
         return format_measure(self.club, record.last_night, self._points())
+
+    def _number(self, value: int | Fraction, average: bool = False) -> int | Decimal:
+        """A figure for a spreadsheet: money in major units (pence / 100), an average to a
+        hundredth of the minor unit; points as they are, an average to two places."""
+        if self._points() or self.club.unit_kind == Club.UnitKind.POINTS:
+            return _decimal(Fraction(value), 2) if average else int(value)
+        minor = max(self.club.minor_units, 1)
+        places = (len(str(minor - 1)) if minor > 1 else 0) + (2 if average else 0)
+        return _decimal(Fraction(value) / minor, places)
 
     def render_move(self, record: Row) -> SafeString:
         text = format_move(record)

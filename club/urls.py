@@ -8,6 +8,7 @@ from club.views import (
     grades,
     hands,
     health,
+    help,
     interchange,
     invitations,
     ledger,
@@ -61,6 +62,7 @@ urlpatterns = [
     path("favicon.ico", offline.favicon, name="favicon"),
     *invitations.urlpatterns,  # an account's owner accepts or declines a club's invitation
     *health.urlpatterns,  # /healthz for a load balancer: database, cache, task queue
+    *help.urlpatterns,  # the guides of docs/, served by the app (club/views/help.py)
     *interchange.schema_urlpatterns,
     *offline.urlpatterns,  # /sw.js: the service worker must sit at the root to cover every page
     path("c/<slug:slug>/", include(club_patterns)),

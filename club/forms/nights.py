@@ -60,9 +60,13 @@ def clean_new_names(value: str, may_add: bool) -> list[str]:
         raise forms.ValidationError(
             f"That is {len(names)} names: add at most {MAX_NEW_PLAYERS} players at a time."
         )
-    too_long = [n for n in names if len(n) > Player._meta.get_field("name").max_length]
+    limit = Player._meta.get_field("name").max_length
+    too_long = [n for n in names if len(n) > limit]
     if too_long:
-        raise forms.ValidationError(f"{too_long[0][:30]}... is too long for a name.")
+        raise forms.ValidationError(
+            f"{too_long[0][:30]}... is too long for a name: at most {limit} characters "
+            f"(this one has {len(too_long[0])})."
+        )
     return names
 
 

@@ -5,15 +5,26 @@ all draw their rows here, so the table page need not import the ledger's views."
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from django.urls import reverse
 
 from club.models import Club, Debt, Player, Seat, Settlement, Table
 from club.services import ledger
 
-if TYPE_CHECKING:
-    from club.views.hands import TableRoute
+
+class LinkedTable(Protocol):
+    """A table reached through its link, as the table page's route describes it (a query module
+    reads its attributes; it does not import the views that define it)."""
+
+    @property
+    def club(self) -> Club: ...
+    @property
+    def table(self) -> Table: ...
+    @property
+    def via(self) -> object | None: ...
+    @property
+    def token(self) -> str: ...
 
 
 def pay_rows(
@@ -53,7 +64,7 @@ def table_debts(table: Table) -> list[Debt]:
     return [d for d in ledger.night_debts(table.night) if d.payee_id in seated]
 
 
-def link_pay_rows(route: TableRoute) -> list[dict[str, Any]] | None:
+def link_pay_rows(route: LinkedTable) -> list[dict[str, Any]] | None:
     """The table link page's "money owed" while its night's results are provisional: what is
     owed to the players at this table, each with a form for the payee; None when there is
     nothing to show, and always once the results are published (the link then writes nothing)."""

@@ -124,9 +124,12 @@ def seed(
     today: dt.date | None = None,
     with_users: bool = True,
 ) -> DemoSummary:
-    """Create the club and about `hands` hands over weekly nights ending on `today`."""
+    """Create the club and about `hands` hands over weekly nights ending the day before `today`
+    (nothing on today's date, where tonight's night will go), in a season that runs on for
+    another quarter. The latest night is left open, the others closed."""
     rng = random.Random(seed)
     today = today or dt.date.today()
+    last = today - dt.timedelta(days=1)
     with transaction.atomic():
         club = Club.objects.create(name=name, slug=slug, is_public=True)
         if with_users:
@@ -141,28 +144,34 @@ def seed(
         # Offered in set-up for trying a points ladder on the same hands.
         rule_set_from_preset(club, "anna-cubed", "Anna Cubed points (ladder)")
         rules = rule_set.rules
-        per_night = max(1, round(len(roster) * 0.85 / 4)) * hands_per_table
-        night_count = max(1, -(-hands // per_night))
-        first = today - dt.timedelta(weeks=night_count - 1)
+        # Who sits where each week, planned from the latest night back, so that every night
+        # but the earliest is whole (the earliest takes what is left of the hands).
+        plans: list[tuple[dt.date, list[list[Player]], int]] = []
+        remaining = hands
+        while remaining > 0:
+            seating = _tables_for_night(rng, roster)
+            count = min(remaining, len(seating) * hands_per_table)
+            plans.append((last - dt.timedelta(weeks=len(plans)), seating, count))
+            remaining -= count
+        plans.reverse()
+        first, end = plans[0][0], today + dt.timedelta(weeks=13)
         season = Season.objects.create(
             club=club,
-            name=f"Season {first.year}" + (f"-{today.year}" if today.year != first.year else ""),
+            name=f"Season {first.year}" + (f"-{end.year}" if end.year != first.year else ""),
             start=first,
-            end=max(today, first),
+            end=end,
             rule_set=rule_set,
         )
         written = lines = 0
-        for week in range(night_count):
-            if written >= hands:
-                break
-            date = first + dt.timedelta(weeks=week)
+        for date, seating, count in plans:
             n_hands, n_lines = _seed_night(
-                rng, season, date, roster, rules, hands_per_table, hands - written
+                rng, season, date, seating, rules, hands_per_table, count
             )
             written += n_hands
             lines += n_lines
         # Every night but the latest is over and settled.
-        Night.objects.filter(season=season).exclude(date=date).update(status=Night.Status.CLOSED)
+        Night.objects.filter(season=season).exclude(date=last).update(status=Night.Status.CLOSED)
+        night_count = len(plans)
     return DemoSummary(club, night_count, written, lines)
 
 
@@ -170,7 +179,7 @@ def _seed_night(
     rng: random.Random,
     season: Season,
     date: dt.date,
-    roster: list[Player],
+    seating: list[list[Player]],
     rules: scoring.RuleSet,
     hands_per_table: int,
     budget: int,
@@ -178,7 +187,9 @@ def _seed_night(
     night = Night.objects.create(season=season, date=date)
     hands: list[Hand] = []
     lines: list[ScoreLine] = []
-    for number, seated in enumerate(_tables_for_night(rng, roster), start=1):
+    for number, seated in enumerate(seating, start=1):
+        if len(hands) >= budget:
+            break  # the earliest night: only the tables that had hands
         table = Table.objects.create(night=night, number=number, first_dealer=0)
         table.night = night
         Seat.objects.bulk_create(

@@ -68,6 +68,7 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
     players = _active_players(club)
     added: list[str] = []
     clashes: list[Clash] = []
+    action = ""
     if request.method != "POST":
         form = NightForm(club=club, may_add_players=may_add)
         tables = TableFormSet(
@@ -117,6 +118,8 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
             "tables": tables,
             "added": added,
             "clashes": clashes,
+            # What the refused POST asked for: the banner says what was not done.
+            "tried": action if request.method == "POST" else "",
             "players": players,
             "max_tables": MAX_TABLES,
             "has_seasons": club.seasons.exists(),
@@ -209,6 +212,7 @@ def _close_or_reopen(request: HttpRequest, slug: str, night_id: int, closing: bo
             else:
                 messages.success(request, f"{night} is open again: hands can be changed.")
         return redirect("night_detail", slug=club.slug, night_id=night.pk)
+    summary = night_summary(night) if closing else None
     return render(
         request,
         "club/nights/confirm.html",
@@ -216,8 +220,11 @@ def _close_or_reopen(request: HttpRequest, slug: str, night_id: int, closing: bo
             "club": club,
             "night": night,
             "closing": closing,
-            "summary": night_summary(night) if closing else None,
+            "summary": summary,
             "unconfirmed": unconfirmed_hands(night) if closing else [],
+            # A table set up and never played, or whose hands were never entered: said before
+            # the night is closed on it.
+            "empty_tables": [t for t in summary.tables if not t.hands] if summary else [],
         },
     )
 

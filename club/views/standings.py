@@ -44,6 +44,16 @@ class RangeForm(forms.Form):
         super().__init__(data)
         self.fields["season"].choices = [(s.pk, s.name) for s in seasons]
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and start > end:
+            raise forms.ValidationError(
+                f"From {start:%-d %b %Y} is after To {end:%-d %b %Y}: the dates are reversed. "
+                "The whole season is shown; swap them to see the nights between."
+            )
+        return data
+
     def value(self, name: str) -> Any:
         return self.cleaned_data.get(name) if self.is_valid() else None
 
@@ -63,7 +73,8 @@ def standings_for(request: HttpRequest, club: Club) -> StandingsPage:
     season = q.pick_season(seasons, form.cleaned_data.get("season"))
     if season is None:
         return StandingsPage(None, seasons, form, None)
-    ladder = q.ladder(season, form.cleaned_data.get("date_from"), form.cleaned_data.get("date_to"))
+    dates = form.cleaned_data if not form.non_field_errors() else {}  # reversed: the season
+    ladder = q.ladder(season, dates.get("date_from"), dates.get("date_to"))
     return StandingsPage(season, seasons, form, ladder)
 
 
@@ -169,11 +180,12 @@ def standings(request: HttpRequest, club: Club) -> HttpResponse:
 
 @access.club_reader
 def standings_csv(request: HttpRequest, club: Club) -> HttpResponse:
-    """The standings table as CSV: the same columns, rows, order and text, all pages at once."""
+    """The standings table as CSV: the same columns, rows and order, all pages at once; amounts
+    as numbers in the club's major unit (pounds, not "+£2.62"), named in the header."""
     page = standings_for(request, club)
     if page.ladder is None:
         raise Http404("This club has no seasons yet")
-    table = StandingsTable(page.ladder, club)
+    table = StandingsTable(page.ladder, club, numbers=True)
     RequestConfig(request, paginate=False).configure(table)
     name = slugify(f"{club.slug} {page.ladder.season.name} standings")
     response = HttpResponse(content_type="text/csv; charset=utf-8")

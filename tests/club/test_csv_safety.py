@@ -27,6 +27,10 @@ EVIL = '=HYPERLINK("http://evil.example","x")'
         ("\r=1+1", "'\r=1+1"),
         ("- Ann", "'- Ann"),
         ("Ann = Bob", "Ann = Bob"),
+        # A lone sign is a mark, not a formula (the standings' "=" for no change).
+        ("=", "="),
+        ("-", "-"),
+        ("==", "'=="),
         ("Zoë", "Zoë"),
         ("", ""),
         # Numbers and the app's own signed amounts stay as they are.
@@ -48,8 +52,8 @@ def test_safe_cell(cell, written):
 @given(st.text())
 def test_no_written_text_cell_starts_a_formula(text):
     cell = csv_safety.safe_cell(text)
-    if cell.startswith(csv_safety.TRIGGERS):
-        assert csv_safety.NUMBER.fullmatch(cell)  # only a plain signed number may
+    if cell.startswith(csv_safety.TRIGGERS) and cell not in csv_safety.MARKS:
+        assert csv_safety.NUMBER.fullmatch(cell)  # only a plain signed number or a lone sign may
         assert not any(c.isalpha() for c in cell.replace("pts", "").replace("points", "")[:-1])
     else:
         assert cell in (text, "'" + text)
@@ -73,11 +77,11 @@ def test_standings_csv_neutralises_a_players_formula_name(client, secretary, nig
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     cells = [cell for row in rows for cell in row]
     assert "'@Ann" in cells
-    assert all(not c.startswith(("=", "@", "\t", "\r")) for c in cells)
+    assert all(not c.startswith(("=", "@", "\t", "\r")) or c in csv_safety.MARKS for c in cells)
     for cell in cells:
         if cell.startswith(("+", "-")):
             assert csv_safety.NUMBER.fullmatch(cell), cell  # losses stay numbers
-    assert any(c.startswith("-£") for c in cells)
+    assert "-0.06" in cells  # Bob's loss of 6p, a number in pounds
     assert "'" + EVIL in cells
 
 

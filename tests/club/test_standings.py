@@ -288,9 +288,9 @@ def test_a_player_new_on_the_last_night_is_marked_new(client, season, players, s
 
 
 def test_csv_is_what_the_table_shows(client, season, players, secretary):
-    """The same rows, columns and text, except: the average per hand in full (the page says
-    "+3p") and no cell a spreadsheet would run as a formula (the move
-    column's "=" is written "'=", which a spreadsheet shows as "=")."""
+    """The same rows and columns, in the same order, and the same text except: amounts are
+    numbers in pounds (the page's "+£0.12" is 0.12) with "(£)" in their headers, and the average
+    per hand in full (the page says "+3p")."""
     season.min_nights = 2
     season.save()
     build(season, players, secretary)
@@ -303,17 +303,25 @@ def test_csv_is_what_the_table_shows(client, season, players, secretary):
     assert "attachment" in exported["Content-Disposition"]
     lines = list(csv.reader(io.StringIO(exported.content.decode())))
     assert headers[0][-2:] == ["Grade", "Trend"]
-    assert lines[0] == headers[0][:-2]  # every column but the grade and the picture
-    average = headers[0].index("Per hand")
+    units = {"Net": "Net (£)", "Per hand": "Per hand (£)", "Last night": "Last night (£)"}
+    assert lines[0] == [units.get(h, h) for h in headers[0][:-2]]  # all but grade and picture
+    net, average, last = (headers[0].index(h) for h in ("Net", "Per hand", "Last night"))
     expected = []
-    for row in rows:
-        line = ["'=" if cell == "=" else cell for cell in row[:-2]]
+    for row, line in zip(rows, lines[1:], strict=True):
+        shown = row[:-2]
+        for i in (net, last):
+            if shown[i]:
+                assert (
+                    season.club.format_amount(int(Decimal(line[i]) * 100), signed=True)
+                    == (shown[i])
+                )
+                shown[i] = line[i]
         pence = Fraction(int(row[average][:-1].replace(".", "")), 10 if "." in row[average] else 1)
-        line[average] = lines[1 + len(expected)][average]
-        csv_pence = Fraction(line[average].replace("£", "")) * 100
+        csv_pence = Fraction(line[average]) * 100
         assert abs(csv_pence - pence) <= Fraction(1, 20), (row, line)  # the page rounds the CSV
         assert len(line[average].split(".")[1]) == 4  # to a hundredth of a penny
-        expected.append(line)
+        shown[average] = line[average]
+        expected.append(shown)
     assert lines[1:] == expected
     assert len(lines) == 1 + 8
 

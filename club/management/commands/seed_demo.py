@@ -52,6 +52,13 @@ class Command(BaseCommand):
             seed=int(options["seed"]),  # type: ignore[arg-type]
             name="Crown & Anchor Solo School" if slug == "demo" else f"Benchmark club {slug}",
         )
+        showcase = None
+        if slug == "demo":
+            # The demo shows every feature: addresses, a published night partly paid, a
+            # finished tournament (club/services/demo_showcase.py).
+            from club.services.demo_showcase import showcase as add_showcase
+
+            showcase = add_showcase(summary.club, seed=int(options["seed"]))  # type: ignore[arg-type]
         if not options["no_grades"]:
             from club.services.grades import rebuild
 
@@ -65,6 +72,12 @@ class Command(BaseCommand):
                 f"{summary.hands} hands, {summary.score_lines} score lines."
             )
         )
+        if showcase is not None:
+            self.stdout.write(
+                f"{showcase.published}: closed and published, {showcase.emails} results emails "
+                f"sent, {showcase.debts} debts ({showcase.paid_in_full} paid, "
+                f"{showcase.paid_in_part} paid in part); {showcase.tournament.name}: finished."
+            )
         self.stdout.write(
             f"Demo logins: secretary, scorer, viewer; password {demo.DEMO_PASSWORD!r}"
         )
