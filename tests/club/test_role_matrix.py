@@ -19,6 +19,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from club import guides
 from club.models import (
     Debt,
     Invitation,
@@ -53,6 +54,8 @@ WHO_MAY: dict[str, set[str]] = {
     "service_worker": ANYONE,
     "favicon": ANYONE,
     "healthz": ANYONE,  # a load balancer's probe: says nothing about any club
+    # The guides, served by the app: a club night has no internet, and nothing here is a club's
+    **dict.fromkeys(["help", "help_page", "help_image", "help_players_pdf"], ANYONE),
     "invitations": SIGNED_IN,
     "invitation_accept": {"viewer"},
     "invitation_decline": {"viewer"},
@@ -237,7 +240,12 @@ def world(club, season, players, secretary, scorer, viewer):
         ).pk,
         "_tokens": tokens,
         "_link": link.token,
+        "_names": {"help_page": "secretary", "help_image": _a_guide_picture()},
     }
+
+
+def _a_guide_picture() -> str:
+    return next(p.name for p in sorted((guides.docs_dir() / "images").glob("*.png")))
 
 
 def _url(route: str, pattern: URLPattern, world: dict[str, Any]) -> str:
@@ -245,6 +253,8 @@ def _url(route: str, pattern: URLPattern, world: dict[str, Any]) -> str:
     for name in re.findall(r"<(?:\w+:)?(\w+)>", route):
         if name == "token":
             kwargs[name] = world["_tokens"].get(pattern.name, world["_link"])
+        elif name == "name":  # a guide's or a guide's picture's
+            kwargs[name] = world["_names"][pattern.name]
         else:
             kwargs[name] = world[name]
     return reverse(pattern.name, kwargs=kwargs)

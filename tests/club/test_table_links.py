@@ -186,7 +186,7 @@ def test_the_link_opens_the_tables_sheet_and_form_and_nothing_else(
     hrefs = re.findall(r'(?:href|hx-get|hx-post|action)="([^"]+)"', html)
     assert hrefs
     # (In-page links such as the skip link to the main content go nowhere else.)
-    assert all(h.startswith((f"/t/{link.token}/", "/static/", "#")) for h in hrefs), hrefs
+    assert all(h.startswith((f"/t/{link.token}/", "/static/", "/help/", "#")) for h in hrefs), hrefs
     # Nor the other table's players.
     assert "Eve" not in text(response)
 
@@ -728,7 +728,7 @@ def test_the_too_many_page_leads_only_back_to_the_table(
     assert response.status_code == 429
     hrefs = re.findall(r'href="([^"]+)"', response.content.decode())
     # (In-page links such as the skip link to the main content go nowhere else.)
-    assert all(h.startswith((f"/t/{link.token}/", "/static/", "#")) for h in hrefs), hrefs
+    assert all(h.startswith((f"/t/{link.token}/", "/static/", "/help/", "#")) for h in hrefs), hrefs
 
 
 def test_two_secretaries_opening_the_links_at_once_get_the_same_links(
