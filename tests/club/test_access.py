@@ -82,7 +82,7 @@ PAGES = [
     Page("rule_set_create", MANAGE, "Start from"),
     Page("rule_set_custom", MANAGE, "Stakes"),
     Page("rule_set_edit", MANAGE, "Hoyle sixpences", "rule_set"),
-    Page("member_list", MANAGE, "Add an existing user"),  # not "viewer": every page names its user
+    Page("member_list", MANAGE, "Invite an existing"),  # not "viewer": every page names its user
     Page("member_remove", MANAGE, "Remove viewer?", "member"),
     Page("night_close", MANAGE, "Close Club night 20 Nov 2026?", "night"),
     Page("night_reopen", MANAGE, "Reopen Club night", "night"),

@@ -92,6 +92,6 @@ def test_standings_page_says_cents_and_the_csv_keeps_dollars(
     exported = client.get(reverse("standings_csv", args=[club.slug])).content.decode()
     header, *lines = csv.reader(io.StringIO(exported))
     rows = {row[header.index("Player")]: row for row in lines}
-    average = header.index("Per hand")
-    assert rows["Ann"][average] == "+$0.1800"
-    assert rows["Bob"][average] == "-$0.0600"
+    average = header.index("Per hand ($)")  # a spreadsheet's numbers, in dollars
+    assert Decimal(rows["Ann"][average]) == Decimal("0.18")
+    assert Decimal(rows["Bob"][average]) == Decimal("-0.06")

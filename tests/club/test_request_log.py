@@ -17,6 +17,7 @@ from django.http import HttpResponse
 from django.test import Client
 from django.urls import path, reverse
 
+from club import urls as app_urls
 from club.request_log import JsonFormatter, RequestIdFilter
 from club.services import table_links as link_service
 
@@ -33,8 +34,9 @@ def fine(request):
     return HttpResponse("fine")
 
 
-# A URLconf of its own for the failing view; the app's error page as in production.
-urlpatterns = [path("boom/", boom), path("fine/", fine)]
+# The app's URLconf with the failing view added; the app's error pages as in production (the
+# 404 page links to the app's home and help, so their names must resolve).
+urlpatterns = [path("boom/", boom), path("fine/", fine), *app_urls.urlpatterns]
 handler500 = "club.views.errors.server_error"
 
 
