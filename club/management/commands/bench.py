@@ -3,7 +3,7 @@
     python manage.py bench [--sizes 10k,100k,1m] [--runs 15]   pages, sheets, grades, live board
     python manage.py bench --entry [--tables 15] [--hands 20]     tables saving hands over HTTP
     python manage.py bench --many-clubs [--clubs 40]   40 clubs x 6 tables over one node, then two
-    python manage.py bench --interchange | --ledger | --live | --grades SLUG
+    python manage.py bench --interchange | --ledger | --live | --save | --grades SLUG
 
 Each figure's module is in club/bench/. The figures are for the configured database
 (`DATABASE_URL`). Run it with DEBUG off (set SECRET_KEY), as DEBUG keeps every query in memory.
@@ -56,6 +56,11 @@ class Command(BaseCommand):
             "--grades", metavar="SLUG", help="only the grade figures, for this club (see below)"
         )
         parser.add_argument(
+            "--save",
+            action="store_true",
+            help="only one save in-process (club/bench/save.py): time, CPU, queries, answer size",
+        )
+        parser.add_argument(
             "--live",
             action="store_true",
             help="only the live board (club/bench/live.py): its polls, and how soon a save shows",
@@ -105,6 +110,12 @@ class Command(BaseCommand):
         runs = int(options["runs"])  # type: ignore[arg-type]
         if options["grades"]:
             return self._grades(Club.objects.get(slug=options["grades"]), runs)
+        if options["save"]:
+            from club.bench.save import bench_save, report
+
+            for line in report(bench_save()):
+                self.stdout.write(line)
+            return
         if options["live"]:
             self.stdout.write(f"Database: {connection.vendor}")
             return self._live(runs)
