@@ -19,6 +19,7 @@ import re
 import pytest
 from entry_kit import fill_hand, save
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import scoring
 from club.services.hands import HandEntry, record_hand
@@ -105,18 +106,25 @@ def score(hands: list[tuple], first_number: int, totals: dict[str, int]) -> None
 
 def totals_in_view(page: Page) -> None:
     """The totals are inside the screen: the sheet's totals row on a wide screen, the bar beside
-    Save on a tablet or a phone."""
+    Save on a tablet or a phone. Checked once the page has settled after a key (a save's answer
+    may still be arriving on a busy machine), and failing if they stay out of view."""
     size = page.viewport_size
     selector = "#sheet-totals td[data-name]" if size["width"] >= 1024 else "#bar-totals dd"
-    boxes = page.evaluate(
-        f"""() => [...document.querySelectorAll('{selector}')].map(td => {{
-                const b = td.getBoundingClientRect();
-                return [b.top, b.bottom, b.left, b.right]; }})"""
-    )
-    assert len(boxes) == len(SEATS), "the totals are on the page"
-    for top, bottom, left, right in boxes:
-        assert top >= -0.5 and bottom <= size["height"] + 0.5, f"totals at {top:.0f}..{bottom:.0f}"
-        assert left >= -0.5 and right <= size["width"] + 0.5
+    assert page.locator(selector).count() == len(SEATS), "the totals are on the page"
+    try:
+        page.wait_for_function(
+            """([selector, height]) => [...document.querySelectorAll(selector)].every(td => {
+                   const b = td.getBoundingClientRect();
+                   return b.top >= -0.5 && b.bottom <= height + 0.5; })""",
+            arg=[selector, size["height"]],
+            timeout=3000,
+        )
+    except PlaywrightTimeout:
+        boxes = page.evaluate(
+            f"""() => [...document.querySelectorAll('{selector}')].map(td => {{
+                    const b = td.getBoundingClientRect(); return [b.top, b.bottom]; }})"""
+        )
+        raise AssertionError(f"the totals stay out of view: {boxes}") from None
 
 
 def pounds(pence: int) -> str:
