@@ -332,11 +332,16 @@ def _rate_last(club_id: int, hand: Hand) -> int:
 
 def _lock_club(club_id: int) -> None:
     """Changes to one club's grades take turns (PostgreSQL; SQLite has one writer at a time,
-    and the hand service has written by the time grades are kept)."""
+    and the hand service has written by the time grades are kept).
+
+    FOR NO KEY UPDATE, not FOR UPDATE: it still makes two catch-ups take turns, but leaves the
+    key share locks that every row referring to the club takes (an audit event, a debt, a grade
+    backlog row) free. With FOR UPDATE a catch-up holding the club and waiting for a night that a
+    close or a publish holds, while that close waited to write a row of the club, deadlocked."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(
-                f"SELECT 1 FROM {Club._meta.db_table} WHERE id = %s FOR UPDATE", [club_id]
+                f"SELECT 1 FROM {Club._meta.db_table} WHERE id = %s FOR NO KEY UPDATE", [club_id]
             )
 
 
