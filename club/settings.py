@@ -111,6 +111,8 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # a writer waits its turn (up to `timeout` seconds) instead of failing at once with "database
     # is locked" when a read-then-write transaction cannot upgrade its lock; NORMAL sync is safe
     # under WAL (a power cut may lose the last commits, never corrupt the file).
+    # Writers of one process queue in turn before SQLite's lock (club/sqlite_backend/base.py).
+    DATABASES["default"]["ENGINE"] = "club.sqlite_backend"
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
@@ -303,6 +305,6 @@ TASKS = {
 # /healthz calls the node "degraded" when a task has waited longer than this for a worker.
 TASKS_MAX_WAIT_SECONDS = int(os.environ.get("TASKS_MAX_WAIT_SECONDS", "300"))
 
-if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+if "sqlite" in DATABASES["default"]["ENGINE"]:
     # The covering indexes' INCLUDE columns speed up PostgreSQL; SQLite simply ignores them.
     SILENCED_SYSTEM_CHECKS = ["models.W040"]

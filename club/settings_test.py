@@ -16,7 +16,7 @@ ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
 
-if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+if "sqlite" in DATABASES["default"]["ENGINE"]:
     # The browser tests' live server answers from another thread. With SQLite in memory the two
     # threads share one cache and a save that overlaps the live preview fails at once with
     # "database table is locked"; in a file, each connection waits its turn for the lock.
