@@ -28,6 +28,7 @@ from club.models import (
     Settlement,
 )
 from club.services import results_mail
+from club.services import table_cards as card_service
 from club.services import table_links as link_service
 from club.services import tournaments as tournament_services
 from club.services.hands import HandEntry, record_hand
@@ -53,6 +54,11 @@ WHO_MAY: dict[str, set[str]] = {
     "service_worker": ANYONE,
     "favicon": ANYONE,
     "healthz": ANYONE,  # a load balancer's probe: says nothing about any club
+    # The guides of docs/, served by the app: they hold nothing of any club
+    "help": ANYONE,
+    "help_page": ANYONE,
+    "help_image": ANYONE,
+    "help_players_pdf": ANYONE,
     "invitations": SIGNED_IN,
     "invitation_accept": {"viewer"},
     "invitation_decline": {"viewer"},
@@ -68,6 +74,9 @@ WHO_MAY: dict[str, set[str]] = {
             "link_delete",
             "link_confirm",
             "link_pay",
+            # A table's permanent card: the token is the key, as a link's
+            "card_page",
+            "card_open_night",
         ],
         ANYONE,
     ),
@@ -150,6 +159,11 @@ WHO_MAY: dict[str, set[str]] = {
             "night_links_print",
             "table_link_revoke",
             "table_link_reissue",
+            "table_cards",
+            "table_cards_print",
+            "table_card_revoke",
+            "table_card_reissue",
+            "night_start_tonight",
             "hand_confirm",
             "grade_settings",
             "night_publish",
@@ -214,7 +228,10 @@ def world(club, season, players, secretary, scorer, viewer):
         player=players[2], token_hash=hashlib.sha256(claim_token.encode()).hexdigest()
     )
     link = link_service.night_links(night, secretary)[table.pk]
+    card = card_service.issue_cards(club, secretary)[0]
     tokens = {
+        "card_page": card.token,
+        "card_open_night": card.token,
         "unsubscribe": results_mail.unsubscribe_token(bob.pk),
         "payee_owed": results_mail.payee_token(bob.pk),
         "payee_pay": results_mail.payee_token(bob.pk),
@@ -231,6 +248,8 @@ def world(club, season, players, secretary, scorer, viewer):
         "member_id": Membership.objects.get(user=scorer).pk,
         "tournament_id": tournament.pk,
         "debt_id": debt.pk,
+        "card_id": card.pk,
+        "name": "players",  # a guide (help_page)
         "invitation_id": invitation.pk,
         "settlement_id": Settlement.objects.create(
             debt=debt, amount=1, kind="paid", via="Table 1's link"
@@ -306,5 +325,6 @@ def test_each_view_and_method_for_each_visitor(role, request, world, outsider):
 
 
 # Allowed, but refused in this world for a reason that is not the visitor's: a table's link
-# marks payments only while the night's results are provisional, and this night is open.
-NOT_NOW = {("link_pay", "post")}
+# marks payments only while the night's results are provisional, and this night is open; the
+# guides' pictures are made by bin/screenshots, and a checkout may not have them.
+NOT_NOW = {("link_pay", "post"), ("help_image", "get")}
