@@ -52,7 +52,7 @@
   });
 
   if (search) {
-    search.hidden = false;
+    document.getElementById("player-search-row").hidden = false;
     search.addEventListener("input", function () {
       var q = search.value.trim().toLowerCase();
       form.querySelectorAll(".pick").forEach(function (li) {
