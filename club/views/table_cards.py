@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models.functions import Lower
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -148,12 +149,14 @@ def card_page(request: HttpRequest, token: str) -> HttpResponse:
     if request.method != "POST":
         return _seat_page(request, card, night)
     may_add = club.scorers_add_players or access.may_add_players(request.user, club)
-    players, errors = _chosen(request, club, may_add)
-    if errors:
-        return _seat_page(request, card, night, errors, status=422)
     device = " ".join(request.POST.get("device", "").split())[:40]
     try:
-        seated = card_service.seat_table(card, night, players, device)
+        # A new player is added with the table, or not at all when the table is refused.
+        with transaction.atomic():
+            players, errors = _chosen(request, club, may_add)
+            if errors:
+                raise ValidationError(errors)
+            seated = card_service.seat_table(card, night, players, device)
     except ValidationError as refused:
         return _seat_page(request, card, night, refused.messages, status=422)
     if seated.link is not None:

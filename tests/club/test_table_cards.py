@@ -285,6 +285,12 @@ def test_a_new_player_may_be_seated_when_the_club_lets_scorers_add_players(
     ann, bob, cat = players[:3]
     data = {f"seat_{ann.pk}": "1", f"seat_{bob.pk}": "3", f"seat_{cat.pk}": "4"}
     data |= {"new_player": "Zoe Quinn", "new_player_seat": "2"}
+    # Refused (Ann sits elsewhere tonight): the new player is not added either.
+    other = cards.issue_cards(club, None)[0]
+    cards.seat_table(other, tonight, [ann, *players[5:7]])
+    assert client.post(card_url(card3), data).status_code == 422
+    assert not club.players.filter(name="Zoe Quinn").exists()
+    Table.objects.filter(card=other).delete()
     client.post(card_url(card3), data)
     table = Table.objects.get(card=card3)
     assert [s.player.name for s in table.seats.order_by("position")] == [
@@ -383,6 +389,7 @@ def test_the_start_tonight_button_opens_one_night_and_goes_to_it(
         == second["Location"]
         == reverse("night_detail", args=[club.slug, night.pk])
     )
+    assert client.get(first["Location"]).status_code == 200  # a night with no tables yet
 
 
 def test_a_card_whose_night_is_closed_shows_the_tables_final_sheet(
