@@ -430,3 +430,16 @@ def test_printed_cards_are_a6_one_card_a_page_with_the_label(client, club, secre
         assert f"Table {n}" in words
     assert words.count("Scan to score this table") == 3
     assert "Crown & Anchor Solo School" in words
+
+
+def test_the_night_page_of_the_secretary_follows_tables_as_they_sit_down(
+    client, club, secretary, players, card3, tonight
+):
+    client.force_login(secretary)
+    url = reverse("night_detail", args=[club.slug, tonight.pk])
+    empty = client.get(url)
+    assert "Players can seat themselves by scanning their table's card" in text(empty)
+    cards.seat_table(card3, tonight, players[:4])
+    seated = client.get(url)
+    assert seated["ETag"] != empty["ETag"]  # the page's live check sees the new table
+    assert "Table 3" in text(seated)
