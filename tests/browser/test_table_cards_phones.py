@@ -7,6 +7,7 @@ import datetime as dt
 import re
 
 import pytest
+from django.utils import timezone
 from entry_kit import fill_hand
 from playwright.sync_api import expect
 
@@ -39,7 +40,7 @@ NAMES = [
 def test_four_tables_seat_themselves_from_their_cards_and_enter_hand_1(
     browser, live_server, club, hoyle, secretary, axe
 ):
-    today = dt.date.today()
+    today = timezone.localdate()
     Season.objects.create(
         club=club,
         name="Now",

@@ -330,11 +330,11 @@ def test_with_no_night_open_the_card_says_ask_the_secretary(client, club, card3,
 
 
 def test_a_public_club_with_no_night_open_shows_its_latest_results(
-    client, club, season, players, secretary, card3
+    client, club, season_now, players, secretary, card3
 ):
     club.is_public = True
     club.save()
-    last = create_night(season, dt.date(2026, 11, 20), [(players[:4], 0)])
+    last = create_night(season_now, timezone.localdate() - dt.timedelta(days=7), [(players[:4], 0)])
     close_night(last, secretary)
     response = client.get(card_url(card3))
     assert reverse("night_detail", args=[club.slug, last.pk]) in response.content.decode()
