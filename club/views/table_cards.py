@@ -18,14 +18,21 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from club import access
+from club import access, ratelimit
 from club.access import login_if_hidden
 from club.models import Club, Night, Player, Seat, TableCard
 from club.pdf.render import file_name, sheet_response
 from club.request_log import note_club
 from club.services import setup as setup_services
 from club.services import table_cards as card_service
-from club.views.table_links import DEVICES, NOT_FOUND, qr_data_uri, qr_svg
+from club.views.table_links import (
+    DEVICES,
+    NOT_FOUND,
+    WRITE_LIMIT,
+    WRITE_WINDOW,
+    qr_data_uri,
+    qr_svg,
+)
 
 RECENT_NIGHTS = 5  # the club's players of its last few nights come first in the list
 
@@ -148,6 +155,16 @@ def card_page(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "club/table_cards/closed.html", {"card": card, "night": night})
     if request.method != "POST":
         return _seat_page(request, card, night)
+    verdict = ratelimit.hit(f"table-card:{card.token_hash}", WRITE_LIMIT, WRITE_WINDOW)
+    if not verdict.allowed:
+        response = HttpResponse(
+            f"Too many tries from this table's card in the last minute. Wait "
+            f"{verdict.retry_after} seconds, then try again.",
+            status=429,
+            content_type="text/plain; charset=utf-8",
+        )
+        response["Retry-After"] = str(verdict.retry_after)
+        return response
     may_add = club.scorers_add_players or access.may_add_players(request.user, club)
     device = " ".join(request.POST.get("device", "").split())[:40]
     try:
