@@ -32,6 +32,7 @@ from club.models import (
     Settlement,
     StagedUpload,
     Table,
+    TableCard,
     TableLink,
     Tournament,
 )
@@ -323,6 +324,19 @@ class TableLinkAdmin(DerivedAdmin):
     list_display = ["table", "issued_at", "issued_by", "revoked_at", "revoked_by"]
     list_filter = ["table__night__season__club"]
     fields = ["table", "token_hash", "issued_at", "issued_by", "revoked_at", "revoked_by"]
+    readonly_fields = fields
+
+
+@admin.register(TableCard)
+class TableCardAdmin(DerivedAdmin):
+    """Tables' permanent cards: issued, revoked and re-issued by a secretary in set-up
+    (club/views/table_cards.py), audited there; shown here, never changed. No salt, as for
+    links."""
+
+    list_display = ["label", "club", "number", "issued_at", "issued_by", "revoked_at"]
+    list_filter = ["club"]
+    fields = ["club", "label", "number", "token_hash", "issued_at", "issued_by", "revoked_at"]
+    fields += ["revoked_by"]
     readonly_fields = fields
 
 

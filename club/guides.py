@@ -65,6 +65,10 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "grade_settings": ("grades", ""),
     "club_import": ("data-file", ""),
     "club_import_confirm": ("data-file", ""),
+    "table_cards": ("seating", "table-cards"),
+    "table_card_revoke": ("seating", "table-cards"),
+    "table_card_reissue": ("seating", "table-cards"),
+    "card_page": ("seating", "players-seat-themselves"),
 }
 DEFAULT_SECTION = ("secretary", "")
 # The order of the guides on the help index; any other page of docs/ follows.

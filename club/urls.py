@@ -22,6 +22,7 @@ from club.views import (
     setup,
     sheets,
     standings,
+    table_cards,
     table_links,
     tournaments,
 )
@@ -41,6 +42,7 @@ club_patterns = (
     + tournaments.urlpatterns
     + interchange.urlpatterns  # the club data file, club/views/interchange.py
     + table_links.club_urlpatterns  # tables' links and QR codes, club/views/table_links.py
+    + table_cards.club_urlpatterns  # tables' permanent cards, club/views/table_cards.py
     + live.urlpatterns  # the live night board, club/views/live.py
     + grades.urlpatterns  # grade settings, club/views/grades.py
     + ledger.urlpatterns  # after the night: publishing, money owed
@@ -68,6 +70,8 @@ urlpatterns = [
     path("c/<slug:slug>/", include(club_patterns)),
     # A table's link, opened on a phone at the table with no login: /t/<token>/.
     *table_links.urlpatterns,
+    # A table's permanent card: players seat themselves, /k/<token>/ (club/views/table_cards.py).
+    *table_cards.urlpatterns,
     *ledger.link_urlpatterns,  # the payee marks payments paid at the table
 ]
 

@@ -61,6 +61,7 @@ class ClubSettingsForm(forms.ModelForm):
             "players_may_claim",
             "projector_embed_origins",
             "scorers_add_players",
+            "first_card_opens_night",
         ]
         labels = {
             "name": "Club name",
@@ -73,6 +74,7 @@ class ClubSettingsForm(forms.ModelForm):
             "players_may_claim": "Players may claim their own record by email",
             "projector_embed_origins": "Sites that may embed the projector page",
             "scorers_add_players": "Table scorers may add new players",
+            "first_card_opens_night": "The first table card scanned opens tonight's night",
         }
         help_texts = {
             "unit_kind": "Changing this after hands are scored only changes how amounts are shown.",

@@ -16,6 +16,7 @@ from club.models.rules import RuleSet
 from club.models.seasons import Season, StandingsMethod
 from club.models.sheets import NightSheetCache
 from club.models.staging import StagedUpload
+from club.models.table_cards import TableCard
 from club.models.table_links import TableLink
 from club.models.totals import NightTotal
 from club.models.tournaments import Entry, Tournament
@@ -53,6 +54,7 @@ __all__ = [
     "StagedUpload",
     "StandingsMethod",
     "Table",
+    "TableCard",
     "TableLink",
     "Tournament",
 ]

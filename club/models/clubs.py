@@ -68,6 +68,12 @@ class Club(models.Model):
         default=False,
         help_text="Table scorers may add new players when setting up a night or a tournament.",
     )
+    # The tables' permanent cards (club.models.table_cards): with no night open today, the first
+    # phone to scan one may open tonight's night.
+    first_card_opens_night = models.BooleanField(
+        default=False,
+        help_text="The first table card scanned opens tonight's night (no secretary needed).",
+    )
 
     class Meta:
         ordering = ["name"]

@@ -71,10 +71,21 @@ class Table(models.Model):
     number = models.PositiveSmallIntegerField()
     # Position (0-based, in `Seat.position` order) of the player who deals hand 1.
     first_dealer = models.PositiveSmallIntegerField(default=0)
+    # The permanent table card the players seated this table from (club.services.table_cards).
+    card = models.ForeignKey(
+        "club.TableCard",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tables",
+    )
 
     class Meta:
         ordering = ["round_number", "number"]
         constraints = [
+            # One card seats one table a night: two phones seating the same card at once make
+            # one table, and the second finds it.
+            models.UniqueConstraint(fields=["night", "card"], name="table_one_per_card_a_night"),
             models.UniqueConstraint(
                 fields=["night", "round_number", "number"], name="table_number_unique_in_round"
             ),

@@ -31,6 +31,7 @@ from club.models import (
     Seat,
     Settlement,
     Table,
+    TableCard,
     Tournament,
 )
 from club.models.audit import night_label
@@ -156,6 +157,26 @@ def distinct_title(club: Club, date: dt.date, title: str = "") -> str:
     return candidate
 
 
+def add_table(
+    night: Night,
+    number: int,
+    players: Sequence[Player],
+    first_dealer: int,
+    card: TableCard | None = None,
+) -> Table:
+    """One table of a night with its seats, clockwise from position 0 (the one way tables are
+    made: a night's set-up, its tables changed, a table seated from its card). The caller holds
+    the transaction."""
+    scoring.table.check_table_size([str(p.pk) for p in players])
+    if not 0 <= first_dealer < len(players):
+        raise scoring.InvalidHand(
+            f"Table {number} has no seat {first_dealer + 1} for the first dealer"
+        )
+    table = Table.objects.create(night=night, number=number, first_dealer=first_dealer, card=card)
+    Seat.objects.bulk_create(Seat(table=table, position=i, player=p) for i, p in enumerate(players))
+    return table
+
+
 def create_night(
     season: Season,
     date: dt.date,
@@ -171,15 +192,7 @@ def create_night(
         title = distinct_title(season.club, date, title)
         night = Night.objects.create(season=season, date=date, title=title, form_token=form_token)
         for number, (players, first_dealer) in enumerate(tables, start=1):
-            scoring.table.check_table_size([str(p.pk) for p in players])
-            if not 0 <= first_dealer < len(players):
-                raise scoring.InvalidHand(
-                    f"Table {number} has no seat {first_dealer + 1} for the first dealer"
-                )
-            table = Table.objects.create(night=night, number=number, first_dealer=first_dealer)
-            Seat.objects.bulk_create(
-                Seat(table=table, position=i, player=p) for i, p in enumerate(players)
-            )
+            add_table(night, number, players, first_dealer)
         if user is not None:
             AuditEvent.objects.create(
                 club_id=season.club_id,
@@ -348,10 +361,7 @@ def edit_tables(
                 table.first_dealer = first_dealer
                 table.save(update_fields=["first_dealer"])
         for number, (players, first_dealer) in zip(new_numbers, added, strict=True):
-            table = Table.objects.create(night=locked, number=number, first_dealer=first_dealer)
-            Seat.objects.bulk_create(
-                Seat(table=table, position=i, player=p) for i, p in enumerate(players)
-            )
+            add_table(locked, number, players, first_dealer)
         if user is not None:
             AuditEvent.objects.create(
                 club_id=locked.season.club_id,

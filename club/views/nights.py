@@ -43,7 +43,12 @@ def night_list(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "club/nights/list.html",
-        {"club": club, "page": page, "can_score": access.can(request.user, club, access.SCORE)},
+        {
+            "club": club,
+            "page": page,
+            "can_score": access.can(request.user, club, access.SCORE),
+            "can_manage": access.can(request.user, club, access.MANAGE),
+        },
     )
 
 

@@ -29,6 +29,7 @@ from club.models import (
     Settlement,
 )
 from club.services import results_mail
+from club.services import table_cards as card_service
 from club.services import table_links as link_service
 from club.services import tournaments as tournament_services
 from club.services.hands import HandEntry, record_hand
@@ -71,6 +72,9 @@ WHO_MAY: dict[str, set[str]] = {
             "link_delete",
             "link_confirm",
             "link_pay",
+            # A table's permanent card: the token is the key, as a link's
+            "card_page",
+            "card_open_night",
         ],
         ANYONE,
     ),
@@ -153,6 +157,11 @@ WHO_MAY: dict[str, set[str]] = {
             "night_links_print",
             "table_link_revoke",
             "table_link_reissue",
+            "table_cards",
+            "table_cards_print",
+            "table_card_revoke",
+            "table_card_reissue",
+            "night_start_tonight",
             "hand_confirm",
             "grade_settings",
             "night_publish",
@@ -217,7 +226,10 @@ def world(club, season, players, secretary, scorer, viewer):
         player=players[2], token_hash=hashlib.sha256(claim_token.encode()).hexdigest()
     )
     link = link_service.night_links(night, secretary)[table.pk]
+    card = card_service.issue_cards(club, secretary)[0]
     tokens = {
+        "card_page": card.token,
+        "card_open_night": card.token,
         "unsubscribe": results_mail.unsubscribe_token(bob.pk),
         "payee_owed": results_mail.payee_token(bob.pk),
         "payee_pay": results_mail.payee_token(bob.pk),
@@ -234,6 +246,8 @@ def world(club, season, players, secretary, scorer, viewer):
         "member_id": Membership.objects.get(user=scorer).pk,
         "tournament_id": tournament.pk,
         "debt_id": debt.pk,
+        "card_id": card.pk,
+        "name": "players",  # a guide (help_page)
         "invitation_id": invitation.pk,
         "settlement_id": Settlement.objects.create(
             debt=debt, amount=1, kind="paid", via="Table 1's link"
