@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from scoring.seating import PlanLike, _check_played, _plan_round, _record
 
-__all__ = ["ODD_SIZES", "draw_sizes", "draw_tables", "describe_sizes"]
+__all__ = ["ODD_SIZES", "describe_sizes", "draw_sizes", "draw_tables"]
 
 # The odd table a club may choose: a table of five (one player sits out each hand) or of three.
 ODD_SIZES = (5, 3)
@@ -47,7 +47,7 @@ def draw_sizes(n: int, odd_size: int = 5) -> list[int]:
 
 
 def describe_sizes(sizes: Sequence[int]) -> str:
-    """"2 tables of 4 and 2 of 3", "1 table of 5"."""
+    """ "2 tables of 4 and 2 of 3", "1 table of 5"."""
     parts = []
     for size in sorted(set(sizes), key=lambda s: (s != 4, -s)):
         count = sizes.count(size)

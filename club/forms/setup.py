@@ -61,6 +61,8 @@ class ClubSettingsForm(forms.ModelForm):
             "players_may_claim",
             "projector_embed_origins",
             "scorers_add_players",
+            "door_check_in",
+            "odd_tables",
         ]
         labels = {
             "name": "Club name",
@@ -73,6 +75,8 @@ class ClubSettingsForm(forms.ModelForm):
             "players_may_claim": "Players may claim their own record by email",
             "projector_embed_origins": "Sites that may embed the projector page",
             "scorers_add_players": "Table scorers may add new players",
+            "door_check_in": "Players tick themselves in on the door QR code",
+            "odd_tables": "A draw's odd tables",
         }
         help_texts = {
             "unit_kind": "Changing this after hands are scored only changes how amounts are shown.",
@@ -85,7 +89,7 @@ class ClubSettingsForm(forms.ModelForm):
             "may still correct it; then it is published and players are emailed. 0: at once.",
             "players_may_claim": "They get a one-time link at the address the club has for them.",
         }
-        widgets = {"unit_kind": forms.RadioSelect}
+        widgets = {"unit_kind": forms.RadioSelect, "odd_tables": forms.RadioSelect}
 
     def clean_name(self) -> str:
         return self.cleaned_data["name"].strip()

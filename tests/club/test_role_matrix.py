@@ -27,7 +27,7 @@ from club.models import (
     Role,
     Settlement,
 )
-from club.services import results_mail
+from club.services import arrivals, results_mail
 from club.services import table_links as link_service
 from club.services import tournaments as tournament_services
 from club.services.hands import HandEntry, record_hand
@@ -52,7 +52,12 @@ WHO_MAY: dict[str, set[str]] = {
     "interchange_schema_v2": ANYONE,
     "service_worker": ANYONE,
     "favicon": ANYONE,
-    "healthz": ANYONE,  # a load balancer's probe: says nothing about any club
+    "healthz": ANYONE,
+    # The guides, served by the app to everyone (club/views/help.py)
+    "help": ANYONE,
+    "help_page": ANYONE,
+    "help_image": ANYONE,
+    "help_players_pdf": ANYONE,  # a load balancer's probe: says nothing about any club
     "invitations": SIGNED_IN,
     "invitation_accept": {"viewer"},
     "invitation_decline": {"viewer"},
@@ -101,6 +106,9 @@ WHO_MAY: dict[str, set[str]] = {
     **dict.fromkeys(
         [
             "night_create",
+            "arrivals",
+            "arrival_tick",
+            "arrival_new",
             "hand_create",
             "hand_preview",
             "hand_form",
@@ -140,6 +148,9 @@ WHO_MAY: dict[str, set[str]] = {
             "night_close",
             "night_reopen",
             "night_tables_edit",
+            "draw",
+            "night_late",
+            "door_qr",
             "night_delete",
             "club_export",
             "club_import",
@@ -167,6 +178,7 @@ WHO_MAY: dict[str, set[str]] = {
     "claim_confirm": ANYONE,
     "payee_owed": ANYONE,
     "payee_pay": ANYONE,
+    "club_door": ANYONE,  # the door QR code's signed token is the key
 }
 
 
@@ -199,6 +211,7 @@ def world(club, season, players, secretary, scorer, viewer):
     bob.user = viewer
     bob.save()
     club.players_may_claim = True
+    club.door_check_in = True
     club.save()
     night = create_night(season, dt.date(2026, 11, 20), [(players[:4], 0)])
     table = night.tables.get()
@@ -219,6 +232,7 @@ def world(club, season, players, secretary, scorer, viewer):
         "payee_owed": results_mail.payee_token(bob.pk),
         "payee_pay": results_mail.payee_token(bob.pk),
         "claim_confirm": claim_token,
+        "club_door": arrivals.door_token(club),
     }
     return {
         "slug": club.slug,
@@ -243,7 +257,9 @@ def world(club, season, players, secretary, scorer, viewer):
 def _url(route: str, pattern: URLPattern, world: dict[str, Any]) -> str:
     kwargs = {}
     for name in re.findall(r"<(?:\w+:)?(\w+)>", route):
-        if name == "token":
+        if name == "name":
+            kwargs[name] = "secretary"  # a guide (help_page); the pictures are checked below
+        elif name == "token":
             kwargs[name] = world["_tokens"].get(pattern.name, world["_link"])
         else:
             kwargs[name] = world[name]
@@ -308,3 +324,6 @@ def test_each_view_and_method_for_each_visitor(role, request, world, outsider):
 # Allowed, but refused in this world for a reason that is not the visitor's: a table's link
 # marks payments only while the night's results are provisional, and this night is open.
 NOT_NOW = {("link_pay", "post")}
+# The guides' pictures come from bin/screenshots: a checkout without them answers 404 (the guides'
+# own tests check every picture a guide shows).
+NOT_NOW |= {("help_image", "get")}

@@ -53,8 +53,12 @@ def test_draw_sizes_for_sixty_one_and_fourteen():
     [
         (2, 5, "at least 3 players, not 2"),
         (0, 3, "at least 3 players, not 0"),
-        (7, 5, "7 players cannot be drawn into tables of 4 and 5; with tables of 3 they make "
-         "1 table of 4 and 1 of 3"),
+        (
+            7,
+            5,
+            "7 players cannot be drawn into tables of 4 and 5; with tables of 3 they make "
+            "1 table of 4 and 1 of 3",
+        ),
         (5, 3, "5 players cannot be drawn into tables of 4 and 3; with tables of 5"),
     ],
 )
