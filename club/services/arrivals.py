@@ -8,10 +8,10 @@ import secrets
 
 from django.core import signing
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
-from club.models import Arrival, Club, Player
+from club.models import Arrival, Club, Player, Seat
 from club.services.setup import SetupError, add_players
 
 DOOR_SALT = "club.door"
@@ -77,9 +77,16 @@ def arrived_ids(club: Club, date: dt.date | None = None) -> set[int]:
 def members_recent_first(club: Club) -> list[Player]:
     """The club's active players, those who played or arrived most recently first (then by
     name), for the arrivals page's tiles."""
+    # Two subqueries, not two joins: a join of every seat with every arrival grows with the
+    # square of a long-standing player's nights.
+    played = Seat.objects.filter(player=OuterRef("pk")).order_by("-table__night__date")
+    came = Arrival.objects.filter(player=OuterRef("pk")).order_by("-date")
     return list(
         club.players.filter(active=True)
-        .annotate(last_played=Max("seats__table__night__date"), last_came=Max("arrivals__date"))
+        .annotate(
+            last_played=Subquery(played.values("table__night__date")[:1]),
+            last_came=Subquery(came.values("date")[:1]),
+        )
         .order_by(
             F("last_came").desc(nulls_last=True),
             F("last_played").desc(nulls_last=True),

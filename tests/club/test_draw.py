@@ -256,3 +256,28 @@ def test_the_late_arrivals_page_seats_a_new_name_and_a_table_of_three(
     assert "Xan already sits at table 3" in refused.content.decode()
     none = client.post(url, {"action": "seat"}, follow=True)
     assert "Choose who has arrived" in none.content.decode()
+
+
+def test_a_table_made_five_by_a_late_arrival_scores_its_next_hand(club, season, secretary):
+    night = _drawn_night(club, season, 4)
+    table = night.tables.get()
+    seats = [s.player for s in table.seats.select_related("player")]
+    record_hand(
+        table, HandEntry(dealer=seats[0], contract="solo", declarer=seats[1], tricks=5), secretary
+    )
+    late = arrivals.arrive_by_name(club, "Late Larry")
+    draw.seat_late_arrival(night, late, user=secretary)
+    table.refresh_from_db()
+    hand = record_hand(
+        table, HandEntry(dealer=seats[1], contract="solo", declarer=late, tricks=5), secretary
+    )
+    assert hand.number == 2 and len(hand.score_lines.all()) == 4
+
+
+def test_the_arrivals_page_puts_who_came_lately_first(client, secretary, club, season, players):
+    client.force_login(secretary)
+    create_night(season, TONIGHT - dt.timedelta(days=7), [(players[5:9], 0)])
+    arrivals.tick_in(club, players[8], TONIGHT - dt.timedelta(days=1))
+    order = [p.name for p in arrivals.members_recent_first(club)]
+    assert order[0] == "Ivy" and set(order[1:4]) == {"Fay", "Gus", "Hal"}
+    assert order[4:] == ["Ann", "Bob", "Cat", "Dan", "Eve"]
