@@ -98,6 +98,11 @@ class ClubSettingsForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         # Left out of a post (an older form), the window keeps its value.
         self.fields["correction_minutes"].required = False
+        self.fields["odd_tables"].required = False
+
+    def clean_odd_tables(self) -> str:
+        # Left out of a post (an older form), the draw keeps its odd table size.
+        return self.cleaned_data["odd_tables"] or self.instance.odd_tables
 
     def clean_correction_minutes(self) -> int:
         minutes = self.cleaned_data["correction_minutes"]
