@@ -91,3 +91,26 @@ def test_sixty_one_players_arrive_are_drawn_and_every_table_scores(
         phone.close()
     assert Hand.objects.filter(table__night=night).count() == 15
     print(f"61 arrivals to 15 tables scoring in {time.monotonic() - started:.0f} s")
+
+
+def test_a_player_finds_their_name_at_the_door_and_ticks_in(browser, live_server, club, players):
+    from test_touch_targets import small_targets
+
+    club.door_check_in = True
+    club.save()
+    phone = browser.new_context(viewport=PHONE)
+    try:
+        door = phone.new_page()
+        door.set_default_timeout(10_000)
+        door.goto(f"{live_server.url}/c/{club.slug}/door/{arrivals.door_token(club)}/")
+        expect(door.locator("h1")).to_contain_text(club.name)
+        assert_no_axe_violations(door)
+        assert small_targets(door) == []
+        door.get_by_placeholder("Find your name").fill("ca")
+        expect(door.locator("#door-list li:visible")).to_have_count(1)
+        door.get_by_role("button", name="Cat: I'm here").click()
+        expect(door.locator(".messages")).to_contain_text("Welcome, Cat")
+        expect(door.locator("#door-list")).to_contain_text("Cat ✓ here")
+    finally:
+        phone.close()
+    assert [p.name for p in arrivals.arrived(club)] == ["Cat"]
