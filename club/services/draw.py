@@ -157,14 +157,17 @@ def proposal_players(club: Club, proposal: Proposal) -> list[list[Player]]:
 
 
 def confirm_draw(
-    club: Club, proposal: Proposal, user: AbstractBaseUser | None = None
+    club: Club, date: dt.date, proposal: Proposal, user: AbstractBaseUser | None = None
 ) -> tuple[Night, bool]:
     """Create the night of the proposal's date (or fill the open night of that date that has no
     tables) with its tables, seats (the first player deals first) and each table's link, in one
     transaction, audited: (the night, True). Confirmed again, by a double tap or a second
     secretary, it creates nothing more: (the night already drawn, False)."""
+    if proposal.date != date:
+        raise SetupError(
+            f"This draw is for {proposal.date:%d %b %Y}, not {date:%d %b %Y}: draw the tables again."
+        )
     tables = proposal_players(club, proposal)
-    date = proposal.date
     season = club.seasons.filter(start__lte=date, end__gte=date).order_by("-start").first()
     if season is None:
         raise SetupError(f"No season covers {date:%d %b %Y}: add a season in set-up.")

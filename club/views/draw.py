@@ -55,7 +55,7 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
                     proposal = draw_service.swap(proposal, *picked)
                 context = _proposal_context(club, proposal)
                 return render(request, "club/draw/proposal.html", context)
-            night, created = draw_service.confirm_draw(club, proposal, request.user)
+            night, created = draw_service.confirm_draw(club, date, proposal, request.user)
             if created:
                 messages.success(
                     request,

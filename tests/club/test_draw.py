@@ -100,7 +100,7 @@ def test_confirm_creates_the_night_tables_seats_and_links_and_a_second_confirm_n
 ):
     _field(club, 13)
     proposal = draw.propose_draw(club, TONIGHT, seed=5)
-    night, created = draw.confirm_draw(club, proposal, secretary)
+    night, created = draw.confirm_draw(club, TONIGHT, proposal, secretary)
     assert created and night.date == TONIGHT and night.season == season
     assert sorted(_sizes(night)) == [4, 4, 5]
     for table, seated in zip(night.tables.order_by("number"), proposal.tables, strict=True):
@@ -109,7 +109,9 @@ def test_confirm_creates_the_night_tables_seats_and_links_and_a_second_confirm_n
     assert TableLink.objects.filter(table__night=night, revoked_at=None).count() == 3
     assert AuditEvent.objects.filter(night=night, action="create").count() == 1
     counts = (Night.objects.count(), Table.objects.count(), Seat.objects.count())
-    again, created_again = draw.confirm_draw(club, draw.swap(proposal, *proposal.tables[0][:2]))
+    again, created_again = draw.confirm_draw(
+        club, TONIGHT, draw.swap(proposal, *proposal.tables[0][:2])
+    )
     assert again == night and not created_again
     assert (Night.objects.count(), Table.objects.count(), Seat.objects.count()) == counts
     with pytest.raises(SetupError, match="are drawn: seat late arrivals"):
@@ -119,7 +121,9 @@ def test_confirm_creates_the_night_tables_seats_and_links_and_a_second_confirm_n
 def test_confirm_fills_an_open_night_of_the_date_that_has_no_tables(club, season, secretary):
     empty = Night.objects.create(season=season, date=TONIGHT)
     _field(club, 8)
-    night, created = draw.confirm_draw(club, draw.propose_draw(club, TONIGHT, seed=2), secretary)
+    night, created = draw.confirm_draw(
+        club, TONIGHT, draw.propose_draw(club, TONIGHT, seed=2), secretary
+    )
     assert created and night == empty and _sizes(night) == [4, 4]
     assert TableLink.objects.filter(table__night=night).count() == 2
 
@@ -129,7 +133,7 @@ def test_confirm_refuses_a_date_no_season_covers(club, season):
     proposal = draw.Proposal(dt.date(2030, 1, 1), ((p.pk for p in club.players.all()),), 0)
     proposal = draw.Proposal(proposal.date, (tuple(proposal.tables[0]),), 0)
     with pytest.raises(SetupError, match="No season covers 01 Jan 2030"):
-        draw.confirm_draw(club, proposal)
+        draw.confirm_draw(club, proposal.date, proposal)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -139,8 +143,8 @@ def test_two_secretaries_confirming_at_once_make_one_night(club, season, secreta
     first = draw.propose_draw(club, TONIGHT, seed=1)
     second = draw.propose_draw(club, TONIGHT, seed=2)
     outcomes = race(
-        lambda: draw.confirm_draw(club, first, secretary),
-        lambda: draw.confirm_draw(club, second, secretary),
+        lambda: draw.confirm_draw(club, TONIGHT, first, secretary),
+        lambda: draw.confirm_draw(club, TONIGHT, second, secretary),
     )
     assert [o.error for o in outcomes] == [None, None]
     nights = {o.value[0].pk for o in outcomes}
@@ -178,7 +182,7 @@ def test_the_draw_pages_draw_swap_and_confirm(client, club, season, secretary):
 
 def _drawn_night(club, season, n: int) -> Night:
     _field(club, n)
-    night, _ = draw.confirm_draw(club, draw.propose_draw(club, TONIGHT, seed=4))
+    night, _ = draw.confirm_draw(club, TONIGHT, draw.propose_draw(club, TONIGHT, seed=4))
     return night
 
 
@@ -281,3 +285,23 @@ def test_the_arrivals_page_puts_who_came_lately_first(client, secretary, club, s
     order = [p.name for p in arrivals.members_recent_first(club)]
     assert order[0] == "Ivy" and set(order[1:4]) == {"Fay", "Gus", "Hal"}
     assert order[4:] == ["Ann", "Bob", "Cat", "Dan", "Eve"]
+
+
+def test_a_draw_of_another_day_is_refused(club, season):
+    _field(club, 4)
+    proposal = draw.propose_draw(club, TONIGHT, seed=1)
+    with pytest.raises(SetupError, match="This draw is for 25 Nov 2026, not 26 Nov 2026"):
+        draw.confirm_draw(club, TONIGHT + dt.timedelta(days=1), proposal)
+    assert not Night.objects.exists()
+
+
+def test_the_arrivals_and_draw_pages_read_a_fixed_number_of_rows(
+    client, secretary, club, season, django_assert_max_num_queries
+):
+    client.force_login(secretary)
+    _field(club, 61)
+    for name in ("arrivals", "draw"):
+        with django_assert_max_num_queries(10):
+            assert client.get(reverse(name, args=[club.slug])).status_code == 200
+    with django_assert_max_num_queries(12):
+        assert client.post(reverse("draw", args=[club.slug]), {"action": "draw"}).status_code == 200
