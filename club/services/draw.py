@@ -165,7 +165,8 @@ def confirm_draw(
     secretary, it creates nothing more: (the night already drawn, False)."""
     if proposal.date != date:
         raise SetupError(
-            f"This draw is for {proposal.date:%d %b %Y}, not {date:%d %b %Y}: draw the tables again."
+            f"This draw is for {proposal.date:%d %b %Y}, not {date:%d %b %Y}: "
+            "draw the tables again."
         )
     tables = proposal_players(club, proposal)
     season = club.seasons.filter(start__lte=date, end__gte=date).order_by("-start").first()
