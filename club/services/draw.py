@@ -111,9 +111,12 @@ def drawn_night(club: Club, date: dt.date) -> Night | None:
     return None
 
 
-def propose_draw(club: Club, date: dt.date, seed: int | None = None) -> Proposal:
-    """Tables for the players who have arrived on the date. SetupError (with what to do) when
-    the night's tables are already drawn or the players cannot be split."""
+def propose_draw(
+    club: Club, date: dt.date, seed: int | None = None, odd_size: int | None = None
+) -> Proposal:
+    """Tables for the players who have arrived on the date, with the club's odd table size (or
+    `odd_size`, 5 or 3, for tonight only). SetupError (with what to do) when the night's tables
+    are already drawn or the players cannot be split."""
     if drawn_night(club, date) is not None:
         raise SetupError(
             f"The tables of {date:%d %b %Y} are drawn: seat late arrivals on the night's page."
@@ -124,7 +127,7 @@ def propose_draw(club: Club, date: dt.date, seed: int | None = None) -> Proposal
     try:
         tables = scoring.draw.draw_tables(
             [str(p.pk) for p in players],
-            int(club.odd_tables),
+            odd_size or int(club.odd_tables),
             recent_history(club, date),
             seed,
         )

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.views.decorators.http import require_http_methods
 
+import scoring.draw
 from club import access
 from club.access import login_if_hidden
 from club.models import Club, Night, Table
@@ -26,6 +27,8 @@ def _proposal_context(club: Club, proposal: draw_service.Proposal) -> dict:
         "club": club,
         "proposal": proposal,
         "signed": proposal.sign(club),
+        # "Draw again" keeps the odd table size of this draw (the club's, or tonight's other).
+        "odd": next((len(t) for t in proposal.tables if len(t) != 4), ""),
         "tables": [
             {"number": n, "players": players, "size": len(players)}
             for n, players in enumerate(tables, start=1)
@@ -43,7 +46,9 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
     action = request.POST.get("action", "")
     try:
         if action in ("draw", "again"):
-            proposal = draw_service.propose_draw(club, date)
+            odd = request.POST.get("odd")
+            odd_size = int(odd) if odd in ("3", "5") else None
+            proposal = draw_service.propose_draw(club, date, odd_size=odd_size)
             return render(request, "club/draw/proposal.html", _proposal_context(club, proposal))
         if action in ("swap", "confirm"):
             proposal = draw_service.Proposal.read(club, request.POST.get("proposal", ""))
@@ -69,9 +74,17 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, str(refused))
         return redirect("draw", slug=club.slug)
     here = len(arrival_service.arrived_ids(club, date))
+    other = 8 - int(club.odd_tables)
+    try:
+        scoring.draw.draw_sizes(here, int(club.odd_tables))
+        instead = None
+    except ValueError:
+        # The club's odd size cannot split tonight's number: offer the other, for tonight only.
+        instead = other if here >= 3 else None
     context = {
         "club": club,
         "date": date,
+        "instead": instead,
         "summary": what_the_draw_makes(club, here),
         "drawn": draw_service.drawn_night(club, date),
     }

@@ -305,3 +305,20 @@ def test_the_arrivals_and_draw_pages_read_a_fixed_number_of_rows(
             assert client.get(reverse(name, args=[club.slug])).status_code == 200
     with django_assert_max_num_queries(12):
         assert client.post(reverse("draw", args=[club.slug]), {"action": "draw"}).status_code == 200
+
+
+def test_a_number_the_clubs_odd_size_cannot_split_is_drawn_with_the_other_tonight(
+    client, secretary, club, season
+):
+    client.force_login(secretary)
+    _field(club, 7)  # no tables of five make 7
+    url = reverse("draw", args=[club.slug])
+    page = client.get(url).content.decode()
+    assert "Draw with tables of 3 tonight" in page
+    answer = client.post(url, {"action": "draw", "odd": "3"})
+    assert [t["size"] for t in answer.context["tables"]] == [4, 3]
+    signed = answer.context["signed"]
+    again = client.post(url, {"action": "again", "odd": answer.context["odd"], "proposal": signed})
+    assert [t["size"] for t in again.context["tables"]] == [4, 3]
+    club.refresh_from_db()
+    assert club.odd_tables == "5"  # the club's setting is unchanged
