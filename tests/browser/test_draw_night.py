@@ -11,6 +11,7 @@ import pytest
 from a11y import assert_no_axe_violations
 from entry_kit import fill_hand, save
 from playwright.sync_api import Page, expect
+from test_touch_targets import small_targets
 
 from club.models import Hand, Night, Player, Season, TableLink
 from club.services import arrivals
@@ -64,6 +65,21 @@ def test_sixty_one_players_arrive_are_drawn_and_every_table_scores(
     expect(page.locator(".draw-tables section")).to_have_count(15)
     expect(page.locator(".dealer")).to_have_count(15)
     assert_no_axe_violations(page)
+    assert small_targets(page) == []
+    # One swap: the first dealers of tables 1 and 2 change places (two ticks and Swap).
+    first = page.locator(".draw-tables section").nth(0).locator(".draw-seat").first
+    second = page.locator(".draw-tables section").nth(1).locator(".draw-seat").first
+    one, two = first.inner_text().split("\n")[0], second.inner_text().split("\n")[0]
+    first.click()
+    second.click()
+    page.get_by_role("button", name="Swap").click()
+    taps += 3
+    expect(page.locator(".draw-tables section").nth(0).locator(".draw-seat").first).to_contain_text(
+        two
+    )
+    expect(page.locator(".draw-tables section").nth(1).locator(".draw-seat").first).to_contain_text(
+        one
+    )
     page.get_by_role("button", name="Confirm").click()
     taps += 1
     expect(page.locator("h1")).to_contain_text("Table links")
@@ -94,8 +110,6 @@ def test_sixty_one_players_arrive_are_drawn_and_every_table_scores(
 
 
 def test_a_player_finds_their_name_at_the_door_and_ticks_in(browser, live_server, club, players):
-    from test_touch_targets import small_targets
-
     club.door_check_in = True
     club.save()
     phone = browser.new_context(viewport=PHONE)
