@@ -186,6 +186,8 @@ def confirm_draw(
             return night, False
         if night is not None:
             edit_tables(night, [(None, players, 0) for players in tables], user=user)
+            # From now on this is the evening's draw night: a second confirm finds it.
+            Night.objects.filter(pk=night.pk).update(form_token=draw_token(club, date))
         else:
             night, created = create_night_once(
                 season,

@@ -36,6 +36,12 @@ def _field(club, n: int) -> list[Player]:
     return players
 
 
+def _any_proposal(club) -> draw.Proposal:
+    """A proposal of the players who arrived, made without asking whether tonight is drawn."""
+    players = [p.pk for p in arrivals.arrived(club, TONIGHT)][:4]
+    return draw.Proposal(TONIGHT, (tuple(players),), 0)
+
+
 def _sizes(night: Night) -> list[int]:
     return [t.seats.count() for t in night.tables.order_by("number")]
 
@@ -126,6 +132,8 @@ def test_confirm_fills_an_open_night_of_the_date_that_has_no_tables(club, season
     )
     assert created and night == empty and _sizes(night) == [4, 4]
     assert TableLink.objects.filter(table__night=night).count() == 2
+    again, created_again = draw.confirm_draw(club, TONIGHT, _any_proposal(club), secretary)
+    assert again == empty and not created_again and Night.objects.count() == 1
 
 
 def test_confirm_refuses_a_date_no_season_covers(club, season):
