@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Count
 
 import scoring.draw
-from club.models import AuditEvent, Club, Hand, Night, Player, Seat, Table, Tournament
+from club.models import AuditEvent, Club, Night, Player, Seat, Table, Tournament
 from club.services import arrivals
 from club.services.locks import NightGone, lock_club, lock_night
 from club.services.setup import SetupError, create_night_once, edit_tables
@@ -301,13 +301,3 @@ def seat_late_table(
         table = Table.objects.filter(night=locked).order_by("-number").first()
         night_links(locked, user)
     return table
-
-
-def hands_played(night: Night) -> dict[int, int]:
-    return dict(
-        Hand.objects.filter(table__night=night)
-        .values("table")
-        .annotate(n=Count("id"))
-        .values_list("table", "n")
-        .order_by()
-    )
