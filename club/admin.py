@@ -2,6 +2,7 @@ from django.contrib import admin
 
 from club.admin_audit import AuditedAdmin
 from club.models import (
+    Arrival,
     AuditEvent,
     Club,
     Debt,
@@ -285,6 +286,13 @@ class SeatAdmin(AuditedAdmin):
         return obj is None or (not _closed(obj.table.night) and not obj.table.hands.exists())
 
     has_delete_permission = has_change_permission  # type: ignore[assignment]
+
+
+@admin.register(Arrival)
+class ArrivalAdmin(admin.ModelAdmin):
+    list_display = ["date", "player", "via", "arrived_at", "club"]
+    list_filter = ["club", "via"]
+    date_hierarchy = "date"
 
 
 @admin.register(Entry)

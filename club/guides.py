@@ -37,6 +37,10 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "season_edit": ("secretary", "set-up-the-club"),
     "night_list": ("secretary", "set-up-the-night"),
     "night_create": ("secretary", "set-up-the-night"),
+    "arrivals": ("draw", "who-is-here"),
+    "door_qr": ("draw", "the-door-qr-code"),
+    "draw": ("draw", "drawing-the-tables"),
+    "night_late": ("draw", "late-arrivals"),
     "night_tables_edit": ("secretary", "during-the-night"),
     "night_links": ("secretary", "set-up-the-night"),
     "night_detail": ("secretary", "during-the-night"),
@@ -72,7 +76,16 @@ SECTIONS: dict[str, tuple[str, str]] = {
 }
 DEFAULT_SECTION = ("secretary", "")
 # The order of the guides on the help index; any other page of docs/ follows.
-ORDER = ["secretary", "players", "operators", "rules", "grades", "data-file", "architecture"]
+ORDER = [
+    "secretary",
+    "draw",
+    "players",
+    "operators",
+    "rules",
+    "grades",
+    "data-file",
+    "architecture",
+]
 IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg"}
 
 

@@ -3,8 +3,10 @@ from django.urls import include, path
 
 from club.views import (
     accounts,
+    arrivals,
     audit,
     clubs,
+    draw,
     grades,
     hands,
     health,
@@ -35,6 +37,8 @@ club_patterns = (
     + lockouts.urlpatterns  # a secretary unlocks a locked-out member
     + invitations.club_urlpatterns  # a secretary withdraws an unanswered invitation
     + nights.urlpatterns
+    + arrivals.urlpatterns  # who is here, the door QR code, club/views/arrivals.py
+    + draw.urlpatterns  # drawing a night's tables, late arrivals, club/views/draw.py
     + hands.urlpatterns
     + standings.urlpatterns
     + players.urlpatterns

@@ -3,7 +3,7 @@
 Pure Python with no Django import: the rules live here and only here (DESIGN.md section 2).
 """
 
-from scoring import presets, seating, standings, table, tournament
+from scoring import draw, presets, seating, standings, table, tournament
 from scoring.contracts import (
     ALL_PASSED,
     CONTRACTS,
@@ -41,6 +41,7 @@ __all__ = [
     "Stake",
     "Trump",
     "TrumpKind",
+    "draw",
     "preset",
     "presets",
     "score_hand",

@@ -242,11 +242,16 @@ def _affine_rounds(names: list[str], seed: int) -> Plan:
 
 
 def _plan_round(
-    names: list[str], count: list[list[int]], odd_seats: list[int], rng: random.Random
+    names: list[str],
+    count: list[list[int]],
+    odd_seats: list[int],
+    rng: random.Random,
+    sizes: list[int] | None = None,
 ) -> Round:
-    """One round for the current players, given the meetings and odd-table seats so far."""
+    """One round for the current players, given the meetings and odd-table seats so far, at
+    tables of `sizes` (by default `table_sizes`; a club night's draw gives its own)."""
     n = len(names)
-    sizes = table_sizes(n)
+    sizes = sizes or table_sizes(n)
     odd_places = sum(size for size in sizes if size in ODD_SIZES)
 
     # Who goes to the odd tables is settled first, as a hard rule: the fewest odd seats so far,

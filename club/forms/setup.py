@@ -62,6 +62,8 @@ class ClubSettingsForm(forms.ModelForm):
             "projector_embed_origins",
             "scorers_add_players",
             "first_card_opens_night",
+            "door_check_in",
+            "odd_tables",
         ]
         labels = {
             "name": "Club name",
@@ -75,6 +77,8 @@ class ClubSettingsForm(forms.ModelForm):
             "projector_embed_origins": "Sites that may embed the projector page",
             "scorers_add_players": "Table scorers may add new players",
             "first_card_opens_night": "The first table card scanned opens tonight's night",
+            "door_check_in": "Players tick themselves in on the door QR code",
+            "odd_tables": "A draw's odd tables",
         }
         help_texts = {
             "unit_kind": "Changing this after hands are scored only changes how amounts are shown.",
@@ -87,7 +91,7 @@ class ClubSettingsForm(forms.ModelForm):
             "may still correct it; then it is published and players are emailed. 0: at once.",
             "players_may_claim": "They get a one-time link at the address the club has for them.",
         }
-        widgets = {"unit_kind": forms.RadioSelect}
+        widgets = {"unit_kind": forms.RadioSelect, "odd_tables": forms.RadioSelect}
 
     def clean_name(self) -> str:
         return self.cleaned_data["name"].strip()
@@ -96,6 +100,11 @@ class ClubSettingsForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         # Left out of a post (an older form), the window keeps its value.
         self.fields["correction_minutes"].required = False
+        self.fields["odd_tables"].required = False
+
+    def clean_odd_tables(self) -> str:
+        # Left out of a post (an older form), the draw keeps its odd table size.
+        return self.cleaned_data["odd_tables"] or self.instance.odd_tables
 
     def clean_correction_minutes(self) -> int:
         minutes = self.cleaned_data["correction_minutes"]

@@ -1,3 +1,4 @@
+from club.models.arrivals import Arrival
 from club.models.audit import AuditEvent
 from club.models.clubs import Club, Membership, Player, Role
 from club.models.grades import (
@@ -22,6 +23,7 @@ from club.models.totals import NightTotal
 from club.models.tournaments import Entry, Tournament
 
 __all__ = [
+    "Arrival",
     "AuditEvent",
     "Club",
     "Debt",

@@ -75,6 +75,26 @@ class Club(models.Model):
         help_text="The first table card scanned opens tonight's night (no secretary needed).",
     )
 
+    # Who is here: players may tick themselves in on the club's door QR code, and a draw seats
+    # the odd players at tables of five or of three (club/services/draw.py).
+    door_check_in = models.BooleanField(
+        default=False,
+        help_text="Players tick themselves in on the club's door QR code as they arrive.",
+    )
+    # Changing this salt makes every door QR code printed so far stop working.
+    door_salt = models.CharField(max_length=40, blank=True, default="", editable=False)
+
+    class OddTables(models.TextChoices):
+        FIVE = "5", "Tables of five (one sits out each hand)"
+        THREE = "3", "Tables of three"
+
+    odd_tables = models.CharField(
+        max_length=1,
+        choices=OddTables,
+        default=OddTables.FIVE,
+        help_text="When the players do not make tables of four, the draw adds tables of this size.",
+    )
+
     class Meta:
         ordering = ["name"]
 

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from django.db import connection
 from django.db.models import F, QuerySet
 
-from club.models import Night, RuleSet, Season
+from club.models import Club, Night, RuleSet, Season
 
 
 class NightGone(Exception):
@@ -117,6 +117,13 @@ def lock_rule_sets(ids: Iterable[int | None]) -> dict[int, RuleSet]:
     _sqlite_write_lock(RuleSet.objects.filter(pk__in=wanted), "name")
     locked = RuleSet.objects.select_for_update().filter(pk__in=wanted).order_by("pk")
     return {rule_set.pk: rule_set for rule_set in locked}
+
+
+def lock_club(club_id: int) -> Club:
+    """Lock the club's row, before any night's: a club night's draw takes it, so that two
+    secretaries confirming a draw for the same evening at once make one night."""
+    _sqlite_write_lock(Club.objects.filter(pk=club_id), "name")
+    return Club.objects.select_for_update().get(pk=club_id)
 
 
 def _sqlite_write_lock(rows: QuerySet, field: str) -> None:

@@ -74,6 +74,10 @@ def test_a_secretarys_pages_on_a_phone(logged_in: Page, live_server, club, busy_
         f"/c/{club.slug}/nights/",
         f"/c/{club.slug}/nights/{busy_night.pk}/",
         f"/c/{club.slug}/tables/{table.pk}/",
+        f"/c/{club.slug}/arrivals/",
+        f"/c/{club.slug}/arrivals/door/",
+        f"/c/{club.slug}/draw/",
+        f"/c/{club.slug}/nights/{busy_night.pk}/late/",
     ):
         page.goto(live_server.url + path)
         small[path] = small_targets(page)

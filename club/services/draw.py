@@ -1,0 +1,303 @@
+"""A club night's draw: the players who have arrived, seated by `scoring.draw` away from whom
+they sat with lately, a proposal the secretary may alter by swapping two players, then, in one
+transaction, the night with its tables, seats and table links. Late arrivals join a table of 4
+(making it 5) or a new table of 3."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core import signing
+from django.db import transaction
+from django.db.models import Count
+
+import scoring.draw
+from club.models import AuditEvent, Club, Night, Player, Seat, Table, Tournament
+from club.services import arrivals
+from club.services.locks import NightGone, lock_club, lock_night
+from club.services.setup import SetupError, create_night_once, edit_tables
+from club.services.table_links import night_links
+
+HISTORY_NIGHTS = 4  # the recent nights whose tables a draw keeps players away from
+_SIGN_SALT = "club.draw.proposal"
+_DRAW_NAMESPACE = uuid.UUID("7c1f3b52-2d0e-4a53-9a57-52b0d8b3b0a1")
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A draw not yet confirmed: the date and the tables of player ids in seat order (the first
+    deals first). It travels in the page as signed data, never in the database."""
+
+    date: dt.date
+    tables: tuple[tuple[int, ...], ...]
+    seed: int
+
+    def sign(self, club: Club) -> str:
+        data = {"d": self.date.isoformat(), "t": [list(t) for t in self.tables], "s": self.seed}
+        return signing.dumps(data, salt=f"{_SIGN_SALT}:{club.pk}", compress=True)
+
+    @classmethod
+    def read(cls, club: Club, signed: str) -> Proposal:
+        try:
+            data = signing.loads(signed, salt=f"{_SIGN_SALT}:{club.pk}")
+            return cls(
+                date=dt.date.fromisoformat(data["d"]),
+                tables=tuple(tuple(int(pk) for pk in t) for t in data["t"]),
+                seed=int(data["s"]),
+            )
+        except (signing.BadSignature, KeyError, TypeError, ValueError):
+            raise SetupError("This draw is not one the app made: draw the tables again.") from None
+
+    @property
+    def player_ids(self) -> list[int]:
+        return [pk for table in self.tables for pk in table]
+
+
+def draw_token(club: Club, date: dt.date) -> uuid.UUID:
+    """The night's form token of a club's draw for a date: the same for every confirm, so the
+    database's unique form token lets only one of them create the night."""
+    return uuid.uuid5(_DRAW_NAMESPACE, f"{club.pk}:{date.isoformat()}")
+
+
+def recent_history(
+    club: Club, date: dt.date, nights: int = HISTORY_NIGHTS
+) -> list[list[list[str]]]:
+    """The tables of the club's last `nights` nights before `date` (each round of a tournament
+    counts as a night), as lists of player ids (strings), for `scoring.draw`."""
+    recent = list(
+        Night.objects.filter(season__club=club, date__lt=date, tables__isnull=False)
+        .distinct()
+        .order_by("-date", "-id")
+        .values_list("pk", flat=True)[:nights]
+    )
+    rounds: dict[tuple[int, int], dict[int, list[str]]] = {}
+    for night_id, round_number, table_id, player_id in (
+        Seat.objects.filter(table__night__in=recent)
+        .order_by("table__night__date", "table__night_id", "table__round_number", "position")
+        .values_list("table__night_id", "table__round_number", "table_id", "player_id")
+    ):
+        rounds.setdefault((night_id, round_number), {}).setdefault(table_id, []).append(
+            str(player_id)
+        )
+    return [list(tables.values()) for tables in rounds.values()]
+
+
+def _night_of(club: Club, date: dt.date) -> Night | None:
+    """The club's draw night for the date, or an open night of that date without tables (which
+    the draw fills)."""
+    night = Night.objects.filter(season__club=club, form_token=draw_token(club, date)).first()
+    if night is not None:
+        return night
+    return (
+        Night.objects.filter(season__club=club, date=date, status=Night.Status.OPEN)
+        .exclude(pk__in=Tournament.objects.values("night_id"))
+        .annotate(n=Count("tables"))
+        .filter(n=0)
+        .order_by("pk")
+        .first()
+    )
+
+
+def drawn_night(club: Club, date: dt.date) -> Night | None:
+    """The night the club's draw made (or filled) on the date, if it has tables."""
+    night = _night_of(club, date)
+    if night is not None and night.tables.exists():
+        return night
+    return None
+
+
+def propose_draw(
+    club: Club, date: dt.date, seed: int | None = None, odd_size: int | None = None
+) -> Proposal:
+    """Tables for the players who have arrived on the date, with the club's odd table size (or
+    `odd_size`, 5 or 3, for tonight only). SetupError (with what to do) when the night's tables
+    are already drawn or the players cannot be split."""
+    if drawn_night(club, date) is not None:
+        raise SetupError(
+            f"The tables of {date:%d %b %Y} are drawn: seat late arrivals on the night's page."
+        )
+    players = arrivals.arrived(club, date)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000_000)
+    try:
+        tables = scoring.draw.draw_tables(
+            [str(p.pk) for p in players],
+            odd_size or int(club.odd_tables),
+            recent_history(club, date),
+            seed,
+        )
+    except ValueError as refused:
+        raise SetupError(str(refused)) from None
+    return Proposal(date, tuple(tuple(int(pk) for pk in t) for t in tables), seed)
+
+
+def swap(proposal: Proposal, a: int, b: int) -> Proposal:
+    """The proposal with two players' seats exchanged (at one table, or between two)."""
+    if a == b:
+        raise SetupError("Choose two different players to swap.")
+    if a not in proposal.player_ids or b not in proposal.player_ids:
+        raise SetupError("Choose two players of this draw to swap.")
+    switch = {a: b, b: a}
+    tables = tuple(tuple(switch.get(pk, pk) for pk in t) for t in proposal.tables)
+    return Proposal(proposal.date, tables, proposal.seed)
+
+
+def proposal_players(club: Club, proposal: Proposal) -> list[list[Player]]:
+    """The proposal's tables as the club's players (SetupError if one is no longer the club's
+    or sits twice)."""
+    ids = proposal.player_ids
+    if len(set(ids)) != len(ids):
+        raise SetupError("A player sits twice in this draw: draw the tables again.")
+    players = club.players.in_bulk(ids)
+    if len(players) != len(ids):
+        raise SetupError("A player of this draw is no longer in the club: draw the tables again.")
+    return [[players[pk] for pk in table] for table in proposal.tables]
+
+
+def confirm_draw(
+    club: Club, date: dt.date, proposal: Proposal, user: AbstractBaseUser | None = None
+) -> tuple[Night, bool]:
+    """Create the night of the proposal's date (or fill the open night of that date that has no
+    tables) with its tables, seats (the first player deals first) and each table's link, in one
+    transaction, audited: (the night, True). Confirmed again, by a double tap or a second
+    secretary, it creates nothing more: (the night already drawn, False)."""
+    if proposal.date != date:
+        raise SetupError(
+            f"This draw is for {proposal.date:%d %b %Y}, not {date:%d %b %Y}: "
+            "draw the tables again."
+        )
+    tables = proposal_players(club, proposal)
+    season = club.seasons.filter(start__lte=date, end__gte=date).order_by("-start").first()
+    if season is None:
+        raise SetupError(f"No season covers {date:%d %b %Y}: add a season in set-up.")
+    for table in tables:
+        if len(table) not in (3, 4, 5):
+            raise SetupError("A table seats 3, 4 or 5 players: draw the tables again.")
+    with transaction.atomic():
+        # Two confirms of the same evening queue here; the second finds the first's night.
+        lock_club(club.pk)
+        night = _night_of(club, date)
+        if night is not None and night.tables.exists():
+            return night, False
+        if night is not None:
+            edit_tables(night, [(None, players, 0) for players in tables], user=user)
+            # From now on this is the evening's draw night: a second confirm finds it.
+            Night.objects.filter(pk=night.pk).update(form_token=draw_token(club, date))
+        else:
+            night, created = create_night_once(
+                season,
+                date,
+                [(players, 0) for players in tables],
+                form_token=draw_token(club, date),
+                user=user,
+            )
+            if not created:  # pragma: no cover - the club lock makes the first confirm's visible
+                return night, False
+        night_links(night, user)
+    return night, True
+
+
+# Late arrivals -------------------------------------------------------------------------------
+
+
+def _seated(night: Night) -> dict[int, int]:
+    """Player id -> the number of the table they sit at tonight."""
+    return dict(Seat.objects.filter(table__night=night).values_list("player_id", "table__number"))
+
+
+def _open(night: Night) -> Night:
+    try:
+        locked = lock_night(night.pk)
+    except NightGone:
+        raise Night.DoesNotExist(str(night)) from None
+    if locked.is_closed:
+        raise SetupError(f"{locked} is closed: a secretary must reopen it before seating anyone.")
+    if Tournament.objects.filter(night=locked).exists():
+        raise SetupError("A tournament's tables are drawn round by round from its entries.")
+    return locked
+
+
+def _refuse_seated(night: Night, players: Sequence[Player]) -> None:
+    seated = _seated(night)
+    for player in players:
+        if player.club_id != night.season.club_id:
+            raise SetupError(f"{player} is not a player of this club.")
+        if player.pk in seated:
+            raise SetupError(f"{player} already sits at table {seated[player.pk]}.")
+
+
+def unseated_arrivals(night: Night) -> list[Player]:
+    """The players who arrived on the night's date and have no seat at it yet."""
+    seated = _seated(night)
+    return [p for p in arrivals.arrived(night.season.club, night.date) if p.pk not in seated]
+
+
+def tables_of_four(night: Night) -> list[tuple[Table, int]]:
+    """The night's tables of 4 with how many hands each has played, fewest first."""
+    tables = (
+        Table.objects.filter(night=night)
+        .annotate(seats_n=Count("seats", distinct=True), hands_n=Count("hands", distinct=True))
+        .filter(seats_n=4)
+        .order_by("hands_n", "number")
+    )
+    return [(t, t.hands_n) for t in tables]
+
+
+def seat_late_arrival(
+    night: Night, player: Player, table: Table | None = None, user: AbstractBaseUser | None = None
+) -> Table:
+    """Seat a late arrival at a table of 4, which becomes a table of 5: the chosen table, or
+    the one that has played fewest hands (the lowest number among equals). They take the last
+    seat, to the right of the first dealer. A table with no hands changes through
+    `edit_tables`; at one with hands the new seat counts from the next hand."""
+    with transaction.atomic():
+        locked = _open(night)
+        _refuse_seated(locked, [player])
+        fours = tables_of_four(locked)
+        if table is None:
+            if not fours:
+                raise SetupError("No table of 4 has room: start a new table of three instead.")
+            chosen, hands = fours[0]
+        else:
+            found = [(t, h) for t, h in fours if t.pk == table.pk]
+            if not found:
+                raise SetupError(f"{table} is not a table of 4 of {locked}.")
+            chosen, hands = found[0]
+        seats = [s.player for s in chosen.seats.select_related("player")]
+        if not hands:
+            edit_tables(locked, [(chosen, [*seats, player], chosen.first_dealer)], user=user)
+        else:
+            Seat.objects.create(table=chosen, position=len(seats), player=player)
+            if user is not None:
+                AuditEvent.objects.create(
+                    club_id=locked.season.club_id,
+                    night=locked,
+                    user=user,
+                    action=AuditEvent.Action.UPDATE,
+                    subject="Tables",
+                    before={f"table {chosen.number}": ", ".join(p.name for p in seats)},
+                    after={f"table {chosen.number}": ", ".join(p.name for p in [*seats, player])},
+                )
+    return chosen
+
+
+def seat_late_table(
+    night: Night, players: Sequence[Player], user: AbstractBaseUser | None = None
+) -> Table:
+    """A new table of three late arrivals (seats shuffled, the first deals first), with its link."""
+    players = list(players)
+    if len(players) != 3 or len({p.pk for p in players}) != 3:
+        raise SetupError("A new table of three needs three different players.")
+    random.SystemRandom().shuffle(players)
+    with transaction.atomic():
+        locked = _open(night)
+        _refuse_seated(locked, players)
+        edit_tables(locked, [(None, players, 0)], user=user)
+        table = Table.objects.filter(night=locked).order_by("-number").first()
+        night_links(locked, user)
+    return table

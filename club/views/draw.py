@@ -1,0 +1,148 @@
+"""The draw: tables for the players who have arrived (a proposal carried in the page as signed
+data), swapping two players, drawing again, and confirming, which creates the night, its tables
+and their links at once. Late arrivals on an open night: a seat at a table of 4, or a new table
+of three."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path
+from django.views.decorators.http import require_http_methods
+
+import scoring.draw
+from club import access
+from club.access import login_if_hidden
+from club.models import Club, Night, Table
+from club.services import arrivals as arrival_service
+from club.services import draw as draw_service
+from club.services.setup import SetupError
+from club.views.arrivals import what_the_draw_makes
+
+
+def _proposal_context(club: Club, proposal: draw_service.Proposal) -> dict:
+    tables = draw_service.proposal_players(club, proposal)
+    return {
+        "club": club,
+        "proposal": proposal,
+        "signed": proposal.sign(club),
+        # "Draw again" keeps the odd table size of this draw (the club's, or tonight's other).
+        "odd": next((len(t) for t in proposal.tables if len(t) != 4), ""),
+        "tables": [
+            {"number": n, "players": players, "size": len(players)}
+            for n, players in enumerate(tables, start=1)
+        ],
+    }
+
+
+@login_if_hidden
+@require_http_methods(["GET", "POST"])
+def draw(request: HttpRequest, slug: str) -> HttpResponse:
+    """GET: who is here and a "Draw tables" button. POST `action`: draw (or again), swap (the two
+    ticked players of the posted proposal), confirm (creates the night; goes to its links)."""
+    club = access.get_club(request, slug, access.MANAGE)
+    date = arrival_service.today()
+    action = request.POST.get("action", "")
+    try:
+        if action in ("draw", "again"):
+            odd = request.POST.get("odd")
+            odd_size = int(odd) if odd in ("3", "5") else None
+            proposal = draw_service.propose_draw(club, date, odd_size=odd_size)
+            return render(request, "club/draw/proposal.html", _proposal_context(club, proposal))
+        if action in ("swap", "confirm"):
+            proposal = draw_service.Proposal.read(club, request.POST.get("proposal", ""))
+            if action == "swap":
+                picked = [int(v) for v in request.POST.getlist("swap") if v.isdigit()]
+                if len(picked) != 2:
+                    messages.error(request, "Tick exactly two players to swap.")
+                else:
+                    proposal = draw_service.swap(proposal, *picked)
+                context = _proposal_context(club, proposal)
+                return render(request, "club/draw/proposal.html", context)
+            night, created = draw_service.confirm_draw(club, date, proposal, request.user)
+            if created:
+                messages.success(
+                    request,
+                    f"{night} is drawn: {night.tables.count()} tables. Each table scans its "
+                    "QR code to score.",
+                )
+            else:
+                messages.info(request, f"{night} was already drawn: these are its tables.")
+            return redirect("night_links", slug=club.slug, night_id=night.pk)
+    except SetupError as refused:
+        messages.error(request, str(refused))
+        return redirect("draw", slug=club.slug)
+    here = len(arrival_service.arrived_ids(club, date))
+    other = 8 - int(club.odd_tables)
+    try:
+        scoring.draw.draw_sizes(here, int(club.odd_tables))
+        instead = None
+    except ValueError:
+        # The club's odd size cannot split tonight's number: offer the other, for tonight only.
+        instead = other if here >= 3 else None
+    context = {
+        "club": club,
+        "date": date,
+        "instead": instead,
+        "summary": what_the_draw_makes(club, here),
+        "drawn": draw_service.drawn_night(club, date),
+    }
+    return render(request, "club/draw/start.html", context)
+
+
+@login_if_hidden
+@require_http_methods(["GET", "POST"])
+def night_late(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
+    """Late arrivals: POST `action` seat (`player` or `name`, `table` or automatic) or three
+    (`players`, three of them)."""
+    club = access.get_club(request, slug, access.MANAGE)
+    night = access.get_night(request, club, night_id, access.MANAGE)
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "seat":
+                player = _late_player(request, club, night)
+                table = None
+                if request.POST.get("table", "").isdigit():
+                    table = get_object_or_404(Table, pk=int(request.POST["table"]), night=night)
+                table = draw_service.seat_late_arrival(night, player, table, request.user)
+                messages.success(request, f"{player} sits at table {table.number}.")
+                return redirect("night_detail", slug=club.slug, night_id=night.pk)
+            if action == "three":
+                ids = [int(v) for v in request.POST.getlist("players") if v.isdigit()]
+                players = [access.club_player(club, pk) for pk in ids[:4]]
+                table = draw_service.seat_late_table(night, players, request.user)
+                messages.success(
+                    request, f"Table {table.number}: {', '.join(p.name for p in players)}."
+                )
+                return redirect("night_links", slug=club.slug, night_id=night.pk)
+        except SetupError as refused:
+            messages.error(request, str(refused))
+        return redirect("night_late", slug=club.slug, night_id=night.pk)
+    context = {
+        "club": club,
+        "night": night,
+        "waiting": draw_service.unseated_arrivals(night),
+        "fours": draw_service.tables_of_four(night),
+        "may_add": access.may_add_players(request.user, club),
+    }
+    return render(request, "club/draw/late.html", context)
+
+
+def _late_player(request: HttpRequest, club: Club, night: Night):
+    name = request.POST.get("name", "").strip()
+    if name:
+        if not access.may_add_players(request.user, club):
+            raise SetupError("Only a secretary may add new players in this club.")
+        return arrival_service.arrive_by_name(club, name[:60], night.date)
+    value = request.POST.get("player", "")
+    if not value.isdigit():
+        raise SetupError("Choose who has arrived, or type a new name.")
+    return access.club_player(club, int(value))
+
+
+urlpatterns = [
+    path("draw/", draw, name="draw"),
+    path("nights/<int:night_id>/late/", night_late, name="night_late"),
+]

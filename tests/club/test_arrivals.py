@@ -1,0 +1,163 @@
+"""Who is here: ticking in and out (idempotent, one arrival per player and date), a new name as
+someone walks in, the page's count and what the draw will make, and the door page, refused when
+the club's door check-in is off, for a made-up or revoked code, and for another club's address."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+
+from club.models import Arrival, Player
+from club.services import arrivals
+from club.services.setup import SetupError
+
+pytestmark = pytest.mark.django_db
+TONIGHT = dt.date(2026, 11, 25)
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(autouse=True)
+def _tonight(monkeypatch):
+    monkeypatch.setattr(arrivals, "today", lambda: TONIGHT)
+
+
+def test_ticking_in_twice_keeps_one_arrival_and_ticking_out_removes_it(club, players):
+    ann = players[0]
+    first, created = arrivals.tick_in(club, ann)
+    again, created_again = arrivals.tick_in(club, ann)
+    assert created and not created_again and first.pk == again.pk
+    assert first.date == TONIGHT and first.via == "secretary"
+    assert arrivals.arrived(club) == [ann]
+    assert arrivals.tick_out(club, ann) is True
+    assert arrivals.tick_out(club, ann) is False
+    assert arrivals.arrived(club) == []
+
+
+def test_the_database_refuses_a_second_arrival_of_a_player_on_a_date(club, players):
+    Arrival.objects.create(club=club, date=TONIGHT, player=players[0])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Arrival.objects.create(club=club, date=TONIGHT, player=players[0])
+
+
+def test_another_clubs_player_cannot_be_ticked_in(club, other_club):
+    stranger = Player.objects.create(club=other_club, name="Zed")
+    with pytest.raises(SetupError, match="not a player of this club"):
+        arrivals.tick_in(club, stranger)
+
+
+def test_a_new_name_creates_the_player_and_ticks_them_in(club, players):
+    zoe = arrivals.arrive_by_name(club, "  Zoe  Quist ")
+    assert zoe.name == "Zoe Quist" and zoe.club == club
+    assert arrivals.arrived_ids(club) == {zoe.pk}
+    # the name of an existing player ticks that player, whatever the case
+    assert arrivals.arrive_by_name(club, "ann") == players[0]
+    with pytest.raises(SetupError, match="name"):
+        arrivals.arrive_by_name(club, "   ")
+
+
+def test_the_page_lists_every_player_and_says_what_the_draw_makes(client, secretary, players, club):
+    client.force_login(secretary)
+    for p in players[:7]:
+        arrivals.tick_in(club, p)
+    page = client.get(reverse("arrivals", args=[club.slug]))
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert body.count('class="arrival-tile"') == len(players)
+    assert "7 players: 7 players cannot be drawn into tables of 4 and 5" in body
+    assert "with tables of 3 they make 1 table of 4 and 1 of 3" in body
+    club.odd_tables = "3"
+    club.save()
+    body = client.get(reverse("arrivals", args=[club.slug])).content.decode()
+    assert "7 players: 1 table of 4 and 1 of 3" in body
+
+
+def test_a_tick_by_htmx_answers_the_new_count(client, secretary, players, club):
+    client.force_login(secretary)
+    url = reverse("arrival_tick", args=[club.slug])
+    for p in players[:5]:
+        answer = client.post(url, {"player": p.pk, "here": p.pk}, **HTMX)
+    assert answer.status_code == 200
+    assert "5 players: 1 table of 5" in answer.content.decode()
+    answer = client.post(url, {"player": players[0].pk}, **HTMX)  # unticked: no "here"
+    assert "4 players: 1 table of 4" in answer.content.decode()
+    assert len(arrivals.arrived_ids(club)) == 4
+    # without htmx, back to the page
+    assert client.post(url, {"player": players[0].pk, "here": "1"}).status_code == 302
+    assert len(arrivals.arrived_ids(club)) == 5
+
+
+def test_the_plain_form_sets_who_is_here(client, secretary, players, club):
+    client.force_login(secretary)
+    arrivals.tick_in(club, players[8])
+    client.post(reverse("arrivals", args=[club.slug]), {"here": [p.pk for p in players[:3]]})
+    assert arrivals.arrived_ids(club) == {p.pk for p in players[:3]}
+
+
+def test_a_scorer_adds_a_new_name_only_when_the_club_allows(client, scorer, club):
+    client.force_login(scorer)
+    url = reverse("arrival_new", args=[club.slug])
+    answer = client.post(url, {"name": "Newt"}, follow=True)
+    assert "Only a secretary may add new players" in answer.content.decode()
+    assert not club.players.filter(name="Newt").exists()
+    club.scorers_add_players = True
+    club.save()
+    answer = client.post(url, {"name": "Newt"}, follow=True)
+    assert "Newt is here." in answer.content.decode()
+    assert arrivals.arrived(club)[0].name == "Newt"
+
+
+def test_the_door_page_is_refused_while_door_check_in_is_off(client, club, players):
+    token = arrivals.door_token(club)
+    answer = client.get(reverse("club_door", args=[club.slug, token]))
+    assert answer.status_code == 404
+    assert "This door code does not work" in answer.content.decode()
+
+
+def test_the_door_page_refuses_a_made_up_a_revoked_and_another_clubs_code(
+    client, club, other_club, players
+):
+    club.door_check_in = other_club.door_check_in = True
+    club.save()
+    other_club.save()
+    assert client.get(reverse("club_door", args=[club.slug, "made-up"])).status_code == 404
+    old = arrivals.door_token(club)
+    arrivals.new_door_token(club)
+    assert client.get(reverse("club_door", args=[club.slug, old])).status_code == 404
+    theirs = arrivals.door_token(other_club)
+    assert client.get(reverse("club_door", args=[club.slug, theirs])).status_code == 404
+    answer = client.post(reverse("club_door", args=[club.slug, old]), {"player": players[0].pk})
+    assert answer.status_code == 404
+    assert not Arrival.objects.exists()
+
+
+def test_a_player_ticks_themselves_in_at_the_door(client, club, players):
+    club.door_check_in = True
+    club.save()
+    url = reverse("club_door", args=[club.slug, arrivals.door_token(club)])
+    page = client.get(url)
+    assert page.status_code == 200 and "Ann: I'm here" in page.content.decode()
+    answer = client.post(url, {"player": players[0].pk}, follow=True)
+    assert "Welcome, Ann" in answer.content.decode()
+    arrival = Arrival.objects.get()
+    assert (arrival.player, arrival.via, arrival.date) == (players[0], "door", TONIGHT)
+    client.post(url, {"player": players[0].pk})  # a double tap
+    assert Arrival.objects.count() == 1
+
+
+def test_the_secretary_sees_the_door_qr_code_and_can_replace_it(client, secretary, club):
+    client.force_login(secretary)
+    page = client.get(reverse("door_qr", args=[club.slug]))
+    assert page.status_code == 200 and "<svg" in page.content.decode()
+    before = arrivals.door_token(club)
+    client.post(reverse("door_qr", args=[club.slug]))
+    club.refresh_from_db()
+    assert arrivals.door_token(club) != before
+
+
+def test_the_club_settings_form_sets_door_check_in_and_the_odd_tables(client, secretary, club):
+    client.force_login(secretary)
+    page = client.get(reverse("club_setup", args=[club.slug])).content.decode()
+    assert 'name="door_check_in"' in page and 'name="odd_tables"' in page

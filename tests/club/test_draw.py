@@ -1,0 +1,332 @@
+"""A club night's draw: proposing from who is here (keeping apart who sat together lately),
+swapping two players, a signed proposal that cannot be tampered with, confirming (the night,
+its tables, seats and links in one go; a second confirm, even at the same moment, makes
+nothing more), filling an open night with no tables, and late arrivals (a table of 4 becomes 5,
+three make a new table), with the refusals a secretary can act on."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+
+from club.models import AuditEvent, Hand, Night, Player, Seat, Table, TableLink
+from club.services import arrivals, draw
+from club.services.hands import HandEntry, record_hand
+from club.services.setup import SetupError, create_night
+from tests.club.racing import needs_real_concurrency, race
+
+pytestmark = pytest.mark.django_db
+TONIGHT = dt.date(2026, 11, 25)
+
+
+@pytest.fixture(autouse=True)
+def _tonight(monkeypatch):
+    monkeypatch.setattr(arrivals, "today", lambda: TONIGHT)
+
+
+def _field(club, n: int) -> list[Player]:
+    start = club.players.count()
+    players = [
+        Player.objects.create(club=club, name=f"Player {i:02d}") for i in range(start, start + n)
+    ]
+    for p in players:
+        arrivals.tick_in(club, p, TONIGHT)
+    return players
+
+
+def _any_proposal(club) -> draw.Proposal:
+    """A proposal of the players who arrived, made without asking whether tonight is drawn."""
+    players = [p.pk for p in arrivals.arrived(club, TONIGHT)][:4]
+    return draw.Proposal(TONIGHT, (tuple(players),), 0)
+
+
+def _sizes(night: Night) -> list[int]:
+    return [t.seats.count() for t in night.tables.order_by("number")]
+
+
+def test_a_proposal_seats_everyone_who_arrived_once(club, season):
+    players = _field(club, 14)
+    proposal = draw.propose_draw(club, TONIGHT, seed=3)
+    assert sorted(proposal.player_ids) == sorted(p.pk for p in players)
+    assert [len(t) for t in proposal.tables] == [4, 5, 5]
+    club.odd_tables = "3"
+    assert [len(t) for t in draw.propose_draw(club, TONIGHT, seed=3).tables] == [4, 4, 3, 3]
+
+
+def test_too_few_or_an_unsplittable_number_is_refused_with_what_would_work(club, season):
+    _field(club, 2)
+    with pytest.raises(SetupError, match="at least 3 players, not 2"):
+        draw.propose_draw(club, TONIGHT)
+    _field(club, 4)  # 6 in all: no tables of five
+    with pytest.raises(SetupError, match="with tables of 3 they make 2 tables of 3"):
+        draw.propose_draw(club, TONIGHT)
+
+
+def test_the_draw_keeps_apart_who_sat_together_last_night(club, season):
+    players = _field(club, 8)
+    last = create_night(
+        season, TONIGHT - dt.timedelta(days=7), [(players[:4], 0), (players[4:], 0)]
+    )
+    assert draw.recent_history(club, TONIGHT) == [
+        [[str(p.pk) for p in players[:4]], [str(p.pk) for p in players[4:]]]
+    ]
+    for seed in range(5):
+        proposal = draw.propose_draw(club, TONIGHT, seed=seed)
+        for table in proposal.tables:
+            old = {p.pk for p in players[:4]}
+            assert len(old & set(table)) == 2, f"{last}: a pair of last week's table meets again"
+
+
+def test_a_swap_exchanges_two_players_and_refuses_strangers(club, season):
+    _field(club, 8)
+    proposal = draw.propose_draw(club, TONIGHT, seed=1)
+    a, b = proposal.tables[0][0], proposal.tables[1][2]
+    swapped = draw.swap(proposal, a, b)
+    assert swapped.tables[0][0] == b and swapped.tables[1][2] == a
+    with pytest.raises(SetupError, match="two different players"):
+        draw.swap(proposal, a, a)
+    with pytest.raises(SetupError, match="two players of this draw"):
+        draw.swap(proposal, a, 999_999)
+
+
+def test_a_tampered_proposal_is_refused(club, other_club, season):
+    _field(club, 4)
+    signed = draw.propose_draw(club, TONIGHT, seed=1).sign(club)
+    assert draw.Proposal.read(club, signed).player_ids
+    with pytest.raises(SetupError, match="not one the app made"):
+        draw.Proposal.read(club, signed[:-2] + "xx")
+    with pytest.raises(SetupError, match="not one the app made"):
+        draw.Proposal.read(other_club, signed)
+
+
+def test_confirm_creates_the_night_tables_seats_and_links_and_a_second_confirm_nothing(
+    club, season, secretary
+):
+    _field(club, 13)
+    proposal = draw.propose_draw(club, TONIGHT, seed=5)
+    night, created = draw.confirm_draw(club, TONIGHT, proposal, secretary)
+    assert created and night.date == TONIGHT and night.season == season
+    assert sorted(_sizes(night)) == [4, 4, 5]
+    for table, seated in zip(night.tables.order_by("number"), proposal.tables, strict=True):
+        assert list(table.seats.values_list("player_id", flat=True)) == list(seated)
+        assert table.first_dealer == 0  # the first in the list deals first
+    assert TableLink.objects.filter(table__night=night, revoked_at=None).count() == 3
+    assert AuditEvent.objects.filter(night=night, action="create").count() == 1
+    counts = (Night.objects.count(), Table.objects.count(), Seat.objects.count())
+    again, created_again = draw.confirm_draw(
+        club, TONIGHT, draw.swap(proposal, *proposal.tables[0][:2])
+    )
+    assert again == night and not created_again
+    assert (Night.objects.count(), Table.objects.count(), Seat.objects.count()) == counts
+    with pytest.raises(SetupError, match="are drawn: seat late arrivals"):
+        draw.propose_draw(club, TONIGHT)
+
+
+def test_confirm_fills_an_open_night_of_the_date_that_has_no_tables(club, season, secretary):
+    empty = Night.objects.create(season=season, date=TONIGHT)
+    _field(club, 8)
+    night, created = draw.confirm_draw(
+        club, TONIGHT, draw.propose_draw(club, TONIGHT, seed=2), secretary
+    )
+    assert created and night == empty and _sizes(night) == [4, 4]
+    assert TableLink.objects.filter(table__night=night).count() == 2
+    again, created_again = draw.confirm_draw(club, TONIGHT, _any_proposal(club), secretary)
+    assert again == empty and not created_again and Night.objects.count() == 1
+
+
+def test_confirm_refuses_a_date_no_season_covers(club, season):
+    _field(club, 4)
+    proposal = draw.Proposal(dt.date(2030, 1, 1), ((p.pk for p in club.players.all()),), 0)
+    proposal = draw.Proposal(proposal.date, (tuple(proposal.tables[0]),), 0)
+    with pytest.raises(SetupError, match="No season covers 01 Jan 2030"):
+        draw.confirm_draw(club, proposal.date, proposal)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_secretaries_confirming_at_once_make_one_night(club, season, secretary):
+    needs_real_concurrency()
+    _field(club, 16)
+    first = draw.propose_draw(club, TONIGHT, seed=1)
+    second = draw.propose_draw(club, TONIGHT, seed=2)
+    outcomes = race(
+        lambda: draw.confirm_draw(club, TONIGHT, first, secretary),
+        lambda: draw.confirm_draw(club, TONIGHT, second, secretary),
+    )
+    assert [o.error for o in outcomes] == [None, None]
+    nights = {o.value[0].pk for o in outcomes}
+    assert len(nights) == 1 and sorted(o.value[1] for o in outcomes) == [False, True]
+    assert Night.objects.count() == 1
+    assert Table.objects.count() == 4 and Seat.objects.count() == 16
+    assert TableLink.objects.count() == 4
+
+
+def test_the_draw_pages_draw_swap_and_confirm(client, club, season, secretary):
+    client.force_login(secretary)
+    _field(club, 9)
+    url = reverse("draw", args=[club.slug])
+    start = client.get(url).content.decode()
+    assert "9 players: 1 table of 4 and 1 of 5" in start
+    page = client.post(url, {"action": "draw"})
+    body = page.content.decode()
+    assert body.count("deals first") == 2
+    signed = page.context["signed"]
+    proposal = draw.Proposal.read(club, signed)
+    a, b = proposal.tables[0][0], proposal.tables[1][0]
+    swapped = client.post(url, {"action": "swap", "proposal": signed, "swap": [a, b]})
+    assert draw.Proposal.read(club, swapped.context["signed"]).tables[0][0] == b
+    one = client.post(url, {"action": "swap", "proposal": signed, "swap": [a]}, follow=True)
+    assert "Tick exactly two players" in one.content.decode()
+    done = client.post(url, {"action": "confirm", "proposal": swapped.context["signed"]})
+    night = Night.objects.get()
+    assert done["Location"] == reverse("night_links", args=[club.slug, night.pk])
+    assert night.tables.get(number=1).seats.first().player_id == b
+    again = client.post(url, {"action": "confirm", "proposal": signed}, follow=True)
+    assert "was already drawn" in again.content.decode()
+    assert Night.objects.count() == 1
+    assert "are drawn" in client.get(url).content.decode()
+
+
+def _drawn_night(club, season, n: int) -> Night:
+    _field(club, n)
+    night, _ = draw.confirm_draw(club, TONIGHT, draw.propose_draw(club, TONIGHT, seed=4))
+    return night
+
+
+def test_a_late_arrival_turns_the_table_with_fewest_hands_into_a_five(club, season, secretary):
+    night = _drawn_night(club, season, 8)
+    one, two = night.tables.order_by("number")
+    seats = list(one.seats.select_related("player"))
+    record_hand(
+        one,
+        HandEntry(dealer=seats[0].player, contract="solo", declarer=seats[1].player, tricks=5),
+        secretary,
+    )
+    late = arrivals.arrive_by_name(club, "Late Larry")
+    assert draw.unseated_arrivals(night) == [late]
+    table = draw.seat_late_arrival(night, late, user=secretary)
+    assert table == two and _sizes(night) == [4, 5]
+    assert list(two.seats.values_list("player_id", flat=True))[-1] == late.pk
+    with pytest.raises(SetupError, match="Late Larry already sits at table 2"):
+        draw.seat_late_arrival(night, late)
+    # a chosen table, even one with hands
+    later = arrivals.arrive_by_name(club, "Later Lou")
+    assert draw.seat_late_arrival(night, later, one, user=secretary) == one
+    assert _sizes(night) == [5, 5]
+    assert Hand.objects.filter(table=one).count() == 1
+    latest = arrivals.arrive_by_name(club, "Latest Liz")
+    with pytest.raises(SetupError, match="No table of 4 has room"):
+        draw.seat_late_arrival(night, latest)
+    with pytest.raises(SetupError, match="is not a table of 4"):
+        draw.seat_late_arrival(night, latest, one)
+
+
+def test_three_late_arrivals_make_a_new_table_with_its_link(club, season, secretary):
+    night = _drawn_night(club, season, 8)
+    late = [arrivals.arrive_by_name(club, n) for n in ("Xan", "Yul", "Zia")]
+    table = draw.seat_late_table(night, late, secretary)
+    assert table.number == 3 and table.seats.count() == 3
+    assert TableLink.objects.filter(table=table, revoked_at=None).exists()
+    with pytest.raises(SetupError, match="already sits at table 3"):
+        draw.seat_late_table(
+            night,
+            [
+                late[0],
+                *[arrivals.arrive_by_name(club, "Q"), Player.objects.create(club=club, name="R")],
+            ],
+        )
+    with pytest.raises(SetupError, match="three different players"):
+        draw.seat_late_table(night, late[:2])
+
+
+def test_late_arrivals_are_refused_on_a_closed_night(club, season, secretary):
+    night = _drawn_night(club, season, 4)
+    Night.objects.filter(pk=night.pk).update(status="closed")
+    late = arrivals.arrive_by_name(club, "Tardy")
+    with pytest.raises(SetupError, match="is closed"):
+        draw.seat_late_arrival(night, late)
+    with pytest.raises(SetupError, match="is closed"):
+        draw.seat_late_table(night, [late, *_field(club, 2)])
+
+
+def test_the_late_arrivals_page_seats_a_new_name_and_a_table_of_three(
+    client, club, season, secretary
+):
+    client.force_login(secretary)
+    night = _drawn_night(club, season, 8)
+    url = reverse("night_late", args=[club.slug, night.pk])
+    assert client.get(url).status_code == 200
+    answer = client.post(url, {"action": "seat", "name": "Walk In"}, follow=True)
+    assert "Walk In sits at table" in answer.content.decode()
+    three = [arrivals.arrive_by_name(club, n) for n in ("Xan", "Yul", "Zia")]
+    page = client.get(url).content.decode()
+    assert all(p.name in page for p in three)
+    client.post(url, {"action": "three", "players": [p.pk for p in three]})
+    assert sorted(_sizes(night)) == [3, 4, 5]
+    refused = client.post(url, {"action": "seat", "player": three[0].pk}, follow=True)
+    assert "Xan already sits at table 3" in refused.content.decode()
+    none = client.post(url, {"action": "seat"}, follow=True)
+    assert "Choose who has arrived" in none.content.decode()
+
+
+def test_a_table_made_five_by_a_late_arrival_scores_its_next_hand(club, season, secretary):
+    night = _drawn_night(club, season, 4)
+    table = night.tables.get()
+    seats = [s.player for s in table.seats.select_related("player")]
+    record_hand(
+        table, HandEntry(dealer=seats[0], contract="solo", declarer=seats[1], tricks=5), secretary
+    )
+    late = arrivals.arrive_by_name(club, "Late Larry")
+    draw.seat_late_arrival(night, late, user=secretary)
+    table.refresh_from_db()
+    hand = record_hand(
+        table, HandEntry(dealer=seats[1], contract="solo", declarer=late, tricks=5), secretary
+    )
+    assert hand.number == 2 and len(hand.score_lines.all()) == 4
+
+
+def test_the_arrivals_page_puts_who_came_lately_first(client, secretary, club, season, players):
+    client.force_login(secretary)
+    create_night(season, TONIGHT - dt.timedelta(days=7), [(players[5:9], 0)])
+    arrivals.tick_in(club, players[8], TONIGHT - dt.timedelta(days=1))
+    order = [p.name for p in arrivals.members_recent_first(club)]
+    assert order[0] == "Ivy" and set(order[1:4]) == {"Fay", "Gus", "Hal"}
+    assert order[4:] == ["Ann", "Bob", "Cat", "Dan", "Eve"]
+
+
+def test_a_draw_of_another_day_is_refused(club, season):
+    _field(club, 4)
+    proposal = draw.propose_draw(club, TONIGHT, seed=1)
+    with pytest.raises(SetupError, match="This draw is for 25 Nov 2026, not 26 Nov 2026"):
+        draw.confirm_draw(club, TONIGHT + dt.timedelta(days=1), proposal)
+    assert not Night.objects.exists()
+
+
+def test_the_arrivals_and_draw_pages_read_a_fixed_number_of_rows(
+    client, secretary, club, season, django_assert_max_num_queries
+):
+    client.force_login(secretary)
+    _field(club, 61)
+    for name in ("arrivals", "draw"):
+        with django_assert_max_num_queries(10):
+            assert client.get(reverse(name, args=[club.slug])).status_code == 200
+    with django_assert_max_num_queries(12):
+        assert client.post(reverse("draw", args=[club.slug]), {"action": "draw"}).status_code == 200
+
+
+def test_a_number_the_clubs_odd_size_cannot_split_is_drawn_with_the_other_tonight(
+    client, secretary, club, season
+):
+    client.force_login(secretary)
+    _field(club, 7)  # no tables of five make 7
+    url = reverse("draw", args=[club.slug])
+    page = client.get(url).content.decode()
+    assert "Draw with tables of 3 tonight" in page
+    answer = client.post(url, {"action": "draw", "odd": "3"})
+    assert [t["size"] for t in answer.context["tables"]] == [4, 3]
+    signed = answer.context["signed"]
+    again = client.post(url, {"action": "again", "odd": answer.context["odd"], "proposal": signed})
+    assert [t["size"] for t in again.context["tables"]] == [4, 3]
+    club.refresh_from_db()
+    assert club.odd_tables == "5"  # the club's setting is unchanged
