@@ -19,6 +19,7 @@ from django.urls import URLPattern, reverse
 from club.models import Club, Debt, Hand, Invitation, Membership, Player, Role, Season, Settlement
 from club.services.hands import HandEntry, record_hand
 from club.services.setup import create_night, rule_set_from_preset
+from club.services.table_cards import issue_cards
 from club.urls import club_patterns
 from tests.club.tournament_kit import make_tournament
 
@@ -59,6 +60,7 @@ def private_world(db, django_user_model):
             club=club, user=django_user_model.objects.create_user(username="invitee")
         ).pk,
         "settlement_id": Settlement.objects.create(debt=debt, amount=1, kind="paid", via="x").pk,
+        "card_id": issue_cards(club, sec)[0].pk,
     }
 
 

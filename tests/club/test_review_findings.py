@@ -18,6 +18,7 @@ from club.services import tournaments as tournament_services
 from club.services.hands import HandEntry, record_hand
 from club.services.results_mail import unsubscribe_token
 from club.services.setup import create_night, rule_set_from_preset
+from club.services.table_cards import issue_cards
 
 # -- every URL of a club, with another club's ids -------------------------------------------------
 
@@ -63,6 +64,7 @@ def _club_world(club, season, players, user) -> dict[str, Any]:
         "settlement_id": Settlement.objects.create(
             debt=Debt.objects.filter(club=season.club).first(), amount=1, kind="paid", via="x"
         ).pk,
+        "card_id": issue_cards(season.club, user)[0].pk,
     }
 
 
