@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 
 import scoring
 from club.models import Club, Debt, Delivery, Night, Player, Publication, Season, Tournament
-from club.services import ledger, results_mail
+from club.services import ledger, results_mail, table_cards
 from club.services import tournaments as tournament_service
 from club.services.demo import random_entry
 from club.services.hands import HandEntry, close_night, next_hand, record_hand
@@ -40,6 +40,7 @@ class Showcase:
     paid_in_full: int
     paid_in_part: int
     emails: int
+    cards: int
 
 
 def example_address(name: str) -> str:
@@ -131,7 +132,8 @@ def pay_some(club: Club, night: Night, user) -> tuple[int, int, int]:
 def showcase(club: Club, *, seed: int = 0) -> Showcase:
     """Add the showcase to a club seeded by `club.services.demo.seed` (with its users): its
     latest night is closed, published and partly paid; a finished tournament three days before
-    it; example addresses; the viewer linked to a player."""
+    it; example addresses; the viewer linked to a player; four table cards and the door's
+    check-in on, to start tonight's night from."""
     rng = random.Random(seed + 1)
     secretary = get_user_model().objects.get(username="secretary")
     give_addresses(club)
@@ -147,4 +149,8 @@ def showcase(club: Club, *, seed: int = 0) -> Showcase:
     latest.refresh_from_db()
     emails += publish_and_send(latest, secretary)
     debts, full, part = pay_some(club, latest, secretary)
-    return Showcase(latest, tournament, debts, full, part, emails)
+    # Tonight can start from the cards on the tables or from who ticks in at the door.
+    cards = table_cards.issue_cards(club, secretary, count=4)
+    club.door_check_in = True
+    club.save(update_fields=["door_check_in"])
+    return Showcase(latest, tournament, debts, full, part, emails, len(cards))

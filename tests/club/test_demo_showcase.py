@@ -91,3 +91,14 @@ def test_the_viewer_is_a_players_own_account(demo, client):
     client.login(username="viewer", password="solo-demo")
     page = client.get(reverse("me", args=["demo"])).content.decode()
     assert player.name in page
+
+
+def test_tonight_can_start_from_the_table_cards_or_the_door(demo, client):
+    from club.models import TableCard
+
+    cards = TableCard.objects.filter(club=demo, revoked_at__isnull=True).order_by("number")
+    assert [c.number for c in cards] == [1, 2, 3, 4]
+    assert demo.door_check_in
+    # A card scanned before any night is open asks for the secretary, not a 404.
+    page = client.get(reverse("card_page", args=[cards[0].token]))
+    assert page.status_code == 200 and "No club night is open" in page.content.decode()

@@ -76,7 +76,8 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{showcase.published}: closed and published, {showcase.emails} results emails "
                 f"sent, {showcase.debts} debts ({showcase.paid_in_full} paid, "
-                f"{showcase.paid_in_part} paid in part); {showcase.tournament.name}: finished."
+                f"{showcase.paid_in_part} paid in part); {showcase.tournament.name}: finished; "
+                f"{showcase.cards} table cards to print (Set-up, Table cards)."
             )
         self.stdout.write(
             f"Demo logins: secretary, scorer, viewer; password {demo.DEMO_PASSWORD!r}"
