@@ -3,7 +3,7 @@
     python manage.py bench [--sizes 10k,100k,1m] [--runs 15]   pages, sheets, grades, live board
     python manage.py bench --entry [--tables 15] [--hands 20]     tables saving hands over HTTP
     python manage.py bench --many-clubs [--clubs 40]   40 clubs x 6 tables over one node, then two
-    python manage.py bench --interchange | --ledger | --live | --save | --grades SLUG
+    python manage.py bench --interchange | --ledger | --live | --save | --draw | --grades SLUG
 
 Each figure's module is in club/bench/. The figures are for the configured database
 (`DATABASE_URL`). Run it with DEBUG off (set SECRET_KEY), as DEBUG keeps every query in memory.
@@ -54,6 +54,11 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--grades", metavar="SLUG", help="only the grade figures, for this club (see below)"
+        )
+        parser.add_argument(
+            "--draw",
+            action="store_true",
+            help="only the draw's quality (club/bench/draw.py): repeats against a random draw",
         )
         parser.add_argument(
             "--save",
@@ -110,6 +115,12 @@ class Command(BaseCommand):
         runs = int(options["runs"])  # type: ignore[arg-type]
         if options["grades"]:
             return self._grades(Club.objects.get(slug=options["grades"]), runs)
+        if options["draw"]:
+            from club.bench.draw import bench_draw, report
+
+            for line in report(bench_draw()):
+                self.stdout.write(line)
+            return
         if options["save"]:
             from club.bench.save import bench_save, report
 
