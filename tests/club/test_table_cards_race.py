@@ -42,7 +42,11 @@ def test_fifteen_tables_seat_themselves_at_once(club, secretary, tonight, club_o
     groups = [club_of_60[i * 4 : i * 4 + 4] for i in range(TABLES)]
     outcomes = race(
         *[
-            (lambda card=card, group=group: cards.seat_table(card, tonight, group, f"phone {n}"))
+            (
+                lambda card=card, group=group, n=n: cards.seat_table(
+                    card, tonight, group, f"phone {n}"
+                )
+            )
             for n, (card, group) in enumerate(zip(deck, groups, strict=True))
         ],
         timeout=60,
