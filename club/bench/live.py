@@ -30,11 +30,11 @@ from django.test.utils import override_settings
 from django.urls import reverse
 
 from club import live_marks
-from club.models import Club, Membership, Night, Player, Role, Season
+from club.bench.nights import played_night
+from club.models import Membership, Night, Role
 from club.services import demo
 from club.services import table_links as link_service
 from club.services.hands import next_hand, record_hand
-from club.services.setup import create_night, rule_set_from_preset
 from club.views.live import POLL_SECONDS
 
 SLUG = "bench-live"
@@ -52,33 +52,9 @@ class LiveTiming:
 
 
 def _night() -> Night:
-    club, _ = Club.objects.get_or_create(slug=SLUG, defaults={"name": "Live board bench"})
-    night = Night.objects.filter(season__club=club, title="Live bench night").first()
-    if night is not None:
-        return night
-    rules = club.rule_sets.first() or rule_set_from_preset(club, "hoyle", "Hoyle")
-    season = club.seasons.first() or Season.objects.create(
-        club=club,
-        name="Bench",
-        start=dt.date(2026, 1, 1),
-        end=dt.date(2026, 12, 31),
-        rule_set=rules,
+    return played_night(
+        SLUG, "Live board bench", "Live bench night", dt.date(2026, 11, 20), TABLES, HANDS, seed=9
     )
-    players = [
-        Player.objects.get_or_create(club=club, name=f"Player {n:02d}")[0]
-        for n in range(TABLES * 4)
-    ]
-    tables = [(players[i * 4 : i * 4 + 4], 0) for i in range(TABLES)]
-    night = create_night(season, dt.date(2026, 11, 20), tables, title="Live bench night")
-    rng = random.Random(9)
-    for table in night.tables.all():
-        seats = [s.player for s in table.seats.select_related("player")]
-        for _ in range(HANDS):
-            upcoming = next_hand(table)
-            playing = [p for p in seats if p != upcoming["sitting_out"]]
-            entry = demo.random_entry(rng, upcoming["dealer"], playing, rules.rules)
-            record_hand(table, entry, None)
-    return night
 
 
 def _time(fetch: Callable[[], object], runs: int) -> float:

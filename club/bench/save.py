@@ -11,7 +11,6 @@ queries the save ran and the bytes of its answer (which must not grow with the s
 from __future__ import annotations
 
 import datetime as dt
-import random
 import statistics
 import time
 import uuid
@@ -23,11 +22,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from club.bench.live import _served
-from club.models import Club, Hand, Night, Player, Season, Table
-from club.services import demo
+from club.bench.nights import played_night
+from club.models import Hand, Night, Table
 from club.services import table_links as link_service
-from club.services.hands import delete_hand, next_hand, record_hand
-from club.services.setup import create_night, rule_set_from_preset
+from club.services.hands import delete_hand, next_hand
 
 SLUG = "bench-save"
 SIZES = (10, 40)
@@ -46,36 +44,8 @@ class SaveTiming:
 
 
 def _night(size: int, tables: int) -> Night:
-    club, _ = Club.objects.get_or_create(slug=SLUG, defaults={"name": "Save bench"})
-    title = f"{size} hands a table"
-    night = Night.objects.filter(season__club=club, title=title).first()
-    if night is not None:
-        return night
-    rules = club.rule_sets.first() or rule_set_from_preset(club, "hoyle", "Hoyle")
-    season = club.seasons.first() or Season.objects.create(
-        club=club,
-        name="Bench",
-        start=dt.date(2026, 1, 1),
-        end=dt.date(2026, 12, 31),
-        rule_set=rules,
-    )
-    players = [
-        Player.objects.get_or_create(club=club, name=f"Player {n:02d}")[0]
-        for n in range(tables * 4)
-    ]
-    seating = [(players[i * 4 : i * 4 + 4], 0) for i in range(tables)]
     day = dt.date(2026, 11, 1) + dt.timedelta(days=SIZES.index(size))
-    night = create_night(season, day, seating, title=title)
-    rng = random.Random(size)
-    for table in night.tables.all():
-        seats = [s.player for s in table.seats.select_related("player")]
-        for _ in range(size):
-            upcoming = next_hand(table)
-            playing = [p for p in seats if p != upcoming["sitting_out"]]
-            record_hand(
-                table, demo.random_entry(rng, upcoming["dealer"], playing, rules.rules), None
-            )
-    return night
+    return played_night(SLUG, "Save bench", f"{size} hands a table", day, tables, size, seed=size)
 
 
 def _form(table: Table) -> dict[str, object]:

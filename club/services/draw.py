@@ -17,10 +17,10 @@ from django.db import transaction
 from django.db.models import Count
 
 import scoring.draw
-from club.models import AuditEvent, Club, Night, Player, Seat, Table, Tournament
+from club.models import Club, Night, Player, Seat, Table, Tournament
 from club.services import arrivals
 from club.services.locks import NightGone, lock_club, lock_night
-from club.services.setup import SetupError, create_night_once, edit_tables
+from club.services.setup import SetupError, audit_tables, create_night_once, edit_tables
 from club.services.table_links import night_links
 
 HISTORY_NIGHTS = 4  # the recent nights whose tables a draw keeps players away from
@@ -274,14 +274,12 @@ def seat_late_arrival(
         else:
             Seat.objects.create(table=chosen, position=len(seats), player=player)
             if user is not None:
-                AuditEvent.objects.create(
-                    club_id=locked.season.club_id,
-                    night=locked,
-                    user=user,
-                    action=AuditEvent.Action.UPDATE,
-                    subject="Tables",
-                    before={f"table {chosen.number}": ", ".join(p.name for p in seats)},
-                    after={f"table {chosen.number}": ", ".join(p.name for p in [*seats, player])},
+                key = f"table {chosen.number}"
+                audit_tables(
+                    locked,
+                    user,
+                    {key: ", ".join(p.name for p in seats)},
+                    {key: ", ".join(p.name for p in [*seats, player])},
                 )
     return chosen
 

@@ -363,16 +363,24 @@ def edit_tables(
         for number, (players, first_dealer) in zip(new_numbers, added, strict=True):
             add_table(locked, number, players, first_dealer)
         if user is not None:
-            AuditEvent.objects.create(
-                club_id=locked.season.club_id,
-                night=locked,
-                user=user,
-                action=AuditEvent.Action.UPDATE,
-                subject="Tables",
-                before=before_seats,
-                after=after_seats,
-            )
+            audit_tables(locked, user, before_seats, after_seats)
     return True
+
+
+def audit_tables(
+    night: Night, user: AbstractBaseUser, before: dict[str, str], after: dict[str, str]
+) -> None:
+    """The audit trail's line for a change of the night's tables: each table's seats before and
+    after, by table."""
+    AuditEvent.objects.create(
+        club_id=night.season.club_id,
+        night=night,
+        user=user,
+        action=AuditEvent.Action.UPDATE,
+        subject="Tables",
+        before=before,
+        after=after,
+    )
 
 
 @dataclass(frozen=True)

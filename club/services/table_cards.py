@@ -210,24 +210,21 @@ def _seat(card: TableCard, night: Night, players: Sequence[Player], device: str)
         link = TableLink.fresh(table.pk)
         link.save()
         label = f"{card.label}'s card"[:40]
+        by_card = {
+            "club_id": card.club_id,
+            "night": locked,
+            "link": link,
+            "device": device[:40],
+            "link_label": label,
+        }
         AuditEvent.objects.create(
-            club_id=card.club_id,
-            night=locked,
-            link=link,
-            device=device[:40],
-            link_label=label,
+            **by_card,
             action=AuditEvent.Action.CREATE,
             subject=f"Table {number}, seated from {label}"[:120],
             after={f"table {number}": _seat_list(list(players), 0)},
         )
         AuditEvent.objects.create(
-            club_id=card.club_id,
-            night=locked,
-            link=link,
-            device=device[:40],
-            link_label=label,
-            action=AuditEvent.Action.ISSUE,
-            subject=f"Table {number}'s link",
+            **by_card, action=AuditEvent.Action.ISSUE, subject=f"Table {number}'s link"
         )
     return Seated(link, table, True)
 
