@@ -62,6 +62,23 @@ def hoyle(club):
 
 
 @pytest.fixture
+def season_now(club, hoyle):
+    """A season whose dates contain today, whatever day the tests run (tonight's night)."""
+    from django.utils import timezone
+
+    from club.models import Season
+
+    today = timezone.localdate()
+    return Season.objects.create(
+        club=club,
+        name="This season",
+        start=today - dt.timedelta(days=30),
+        end=today + dt.timedelta(days=30),
+        rule_set=hoyle,
+    )
+
+
+@pytest.fixture
 def season(club, hoyle):
     from club.models import Season
 

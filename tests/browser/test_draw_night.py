@@ -4,7 +4,6 @@ taps from "no night" to "every table can score" are counted: at most 20, plus on
 
 from __future__ import annotations
 
-import datetime as dt
 import time
 
 import pytest
@@ -13,7 +12,7 @@ from entry_kit import fill_hand, save
 from playwright.sync_api import Page, expect
 from test_touch_targets import small_targets
 
-from club.models import Hand, Night, Player, Season, TableLink
+from club.models import Hand, Night, Player, TableLink
 from club.services import arrivals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,16 +22,8 @@ TAP_GOAL = 20
 
 
 def test_sixty_one_players_arrive_are_drawn_and_every_table_scores(
-    logged_in: Page, live_server, club, hoyle, browser
+    logged_in: Page, live_server, club, season_now, browser
 ):
-    today = arrivals.today()
-    Season.objects.create(
-        club=club,
-        name="This season",
-        start=today - dt.timedelta(days=30),
-        end=today + dt.timedelta(days=30),
-        rule_set=hoyle,
-    )
     for i in range(1, FIELD + 1):
         Player.objects.create(club=club, name=f"Player {i:02d}")
     started = time.monotonic()

@@ -3,15 +3,13 @@ login): tap four names in seat order, sit down, and enter hand 1 on the table's 
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 import pytest
-from django.utils import timezone
 from entry_kit import fill_hand
 from playwright.sync_api import expect
 
-from club.models import Hand, Player, Season, Table
+from club.models import Hand, Player, Table
 from club.services import table_cards as card_service
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -38,16 +36,8 @@ NAMES = [
 
 
 def test_four_tables_seat_themselves_from_their_cards_and_enter_hand_1(
-    browser, live_server, club, hoyle, secretary, axe
+    browser, live_server, club, season_now, secretary, axe
 ):
-    today = timezone.localdate()
-    Season.objects.create(
-        club=club,
-        name="Now",
-        start=today - dt.timedelta(days=30),
-        end=today + dt.timedelta(days=30),
-        rule_set=hoyle,
-    )
     for name in NAMES:
         Player.objects.create(club=club, name=name)
     card_service.start_tonight(club, secretary)

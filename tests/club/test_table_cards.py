@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
 
-from club.models import AuditEvent, Hand, Night, Season, Table, TableCard, TableLink
+from club.models import AuditEvent, Hand, Night, Table, TableCard, TableLink
 from club.models.table_cards import derive_card_token
 from club.models.table_links import derive_token
 from club.services import table_cards as cards
@@ -36,19 +36,6 @@ def _fresh_cache():
     clear_own_keys()
     yield
     clear_own_keys()
-
-
-@pytest.fixture
-def season_now(club, hoyle):
-    """A season whose dates contain today, whatever day the tests run."""
-    today = timezone.localdate()
-    return Season.objects.create(
-        club=club,
-        name="This season",
-        start=today - dt.timedelta(days=30),
-        end=today + dt.timedelta(days=30),
-        rule_set=hoyle,
-    )
 
 
 @pytest.fixture

@@ -4,13 +4,10 @@ phones name some of the same players."""
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 
-from club.models import Player, Season, Seat, Table
+from club.models import Player, Seat, Table
 from club.services import table_cards as cards
 from tests.club.racing import needs_real_concurrency, race
 
@@ -18,15 +15,7 @@ TABLES = 15
 
 
 @pytest.fixture
-def tonight(club, hoyle):
-    today = timezone.localdate()
-    Season.objects.create(
-        club=club,
-        name="This season",
-        start=today - dt.timedelta(days=30),
-        end=today + dt.timedelta(days=30),
-        rule_set=hoyle,
-    )
+def tonight(club, season_now):
     return cards.start_tonight(club)
 
 
