@@ -114,7 +114,10 @@ def test_focus_stays_on_add_players(logged_in: Page, live_server, club, season, 
     expect(page.get_by_role("status").filter(has_text="Added")).to_contain_text("Zoe Quinn")
     expect(page.locator("#add-players")).to_be_focused()
     expect(page.locator("#id_new_players")).to_have_value("")
-    # Add a table keeps its place too.
+    # Add a table keeps its place too (pressed once htmx has taken the new form over).
+    page.wait_for_function(
+        "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )
     page.locator("#add-table").focus()
     page.keyboard.press("Enter")
     expect(page.locator("fieldset.table-seats")).to_have_count(4)

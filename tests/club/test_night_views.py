@@ -287,6 +287,10 @@ def test_add_a_table(scorer_client, season, players):
     response = scorer_client.post(u("night_create"), data)
     assert len(response.context["tables"].forms) == 2
     assert not Night.objects.exists()
+    # Sent as a plain form (before htmx took the page over), the button keeps the focus.
+    assert 'id="add-table" autofocus' in response.content.decode()
+    redrawn = scorer_client.post(u("night_create"), data, HTTP_HX_REQUEST="true")
+    assert 'id="add-table" autofocus' not in redrawn.content.decode()  # htmx finds it by id
 
 
 # The night page --------------------------------------------------------------------------------
