@@ -34,9 +34,7 @@ def test_a_healthy_node_answers_200_without_a_login_and_says_nothing_of_clubs(
     client, night, settings
 ):
     # A node's own memory cache: healthy, but not shared (the suite may run on Redis).
-    settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    }
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     status, body = healthz(client)
     assert status == 200 and body["status"] == "ok"
     assert body["database"]["ok"] and body["database"]["ms"] >= 0
