@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Max
 
 import scoring.draw
 from club.models import Club, Night, Player, Seat, Table, Tournament
@@ -87,46 +87,77 @@ def recent_history(
     return [list(tables.values()) for tables in rounds.values()]
 
 
-def _night_of(club: Club, date: dt.date) -> Night | None:
-    """The club's draw night for the date, or an open night of that date without tables (which
-    the draw fills)."""
+def evening_night(club: Club, date: dt.date) -> Night | None:
+    """The night the draw seats the date's players at: the club's draw night for the date, else
+    its latest open night of that date (a tournament's aside), with tables already (seated from
+    their cards, or by hand) or without."""
     night = Night.objects.filter(season__club=club, form_token=draw_token(club, date)).first()
     if night is not None:
         return night
     return (
         Night.objects.filter(season__club=club, date=date, status=Night.Status.OPEN)
         .exclude(pk__in=Tournament.objects.values("night_id"))
-        .annotate(n=Count("tables"))
-        .filter(n=0)
-        .order_by("pk")
+        .order_by("-pk")  # the latest, as a table card finds tonight's
         .first()
     )
 
 
-def drawn_night(club: Club, date: dt.date) -> Night | None:
-    """The night the club's draw made (or filled) on the date, if it has tables."""
-    night = _night_of(club, date)
-    if night is not None and night.tables.exists():
-        return night
-    return None
+@dataclass(frozen=True)
+class Evening:
+    """Where the date's draw stands: its night (None before one is open) with how many tables
+    sit at it, and the arrived players who have no seat at it yet."""
+
+    night: Night | None
+    tables: int
+    waiting: list[Player]
+
+    @property
+    def drawn(self) -> bool:
+        """Tables sit and fewer than a table's worth wait: those are late arrivals."""
+        return self.tables > 0 and len(self.waiting) < 3
+
+
+def evening(club: Club, date: dt.date) -> Evening:
+    night = evening_night(club, date)
+    players = arrivals.arrived(club, date)
+    if night is None:
+        return Evening(None, 0, players)
+    seated = _seated(night)
+    tables = len(set(seated.values()))
+    return Evening(night, tables, [p for p in players if p.pk not in seated])
+
+
+def first_new_number(club: Club, date: dt.date) -> int:
+    """The number the draw's first table will take: after the evening's highest table."""
+    night = evening_night(club, date)
+    if night is None:
+        return 1
+    return (night.tables.aggregate(top=Max("number"))["top"] or 0) + 1
 
 
 def propose_draw(
     club: Club, date: dt.date, seed: int | None = None, odd_size: int | None = None
 ) -> Proposal:
-    """Tables for the players who have arrived on the date, with the club's odd table size (or
-    `odd_size`, 5 or 3, for tonight only). SetupError (with what to do) when the night's tables
-    are already drawn or the players cannot be split."""
-    if drawn_night(club, date) is not None:
+    """Tables for the players who have arrived on the date and have no seat yet (tables may sit
+    already, seated from their cards), with the club's odd table size (or `odd_size`, 5 or 3,
+    for tonight only). SetupError (with what to do) when the night's tables are already drawn
+    or the players cannot be split."""
+    now = evening(club, date)
+    if now.drawn:
+        if not now.waiting:
+            raise SetupError(
+                f"The tables of {date:%d %b %Y} are drawn: seat late arrivals on the night's page."
+            )
+        names = " and ".join(p.name for p in now.waiting)
         raise SetupError(
-            f"The tables of {date:%d %b %Y} are drawn: seat late arrivals on the night's page."
+            f"Tables sit already; only {names} wait{'s' if len(now.waiting) == 1 else ''} for "
+            "a seat: seat them as late arrivals on the night's page."
         )
-    players = arrivals.arrived(club, date)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000_000)
     try:
         tables = scoring.draw.draw_tables(
-            [str(p.pk) for p in players],
+            [str(p.pk) for p in now.waiting],
             odd_size or int(club.odd_tables),
             recent_history(club, date),
             seed,
@@ -162,10 +193,11 @@ def proposal_players(club: Club, proposal: Proposal) -> list[list[Player]]:
 def confirm_draw(
     club: Club, date: dt.date, proposal: Proposal, user: AbstractBaseUser | None = None
 ) -> tuple[Night, bool]:
-    """Create the night of the proposal's date (or fill the open night of that date that has no
-    tables) with its tables, seats (the first player deals first) and each table's link, in one
-    transaction, audited: (the night, True). Confirmed again, by a double tap or a second
-    secretary, it creates nothing more: (the night already drawn, False)."""
+    """Create the night of the proposal's date (or add to the open night of that date, whose
+    tables may have sat down from their cards) with its tables, seats (the first player deals
+    first) and each table's link, in one transaction, audited: (the night, True). Confirmed
+    again, by a double tap or a second secretary, it creates nothing more: (the night already
+    drawn, False)."""
     if proposal.date != date:
         raise SetupError(
             f"This draw is for {proposal.date:%d %b %Y}, not {date:%d %b %Y}: "
@@ -181,13 +213,25 @@ def confirm_draw(
     with transaction.atomic():
         # Two confirms of the same evening queue here; the second finds the first's night.
         lock_club(club.pk)
-        night = _night_of(club, date)
-        if night is not None and night.tables.exists():
-            return night, False
+        night = evening_night(club, date)
         if night is not None:
+            # A card seating its table takes the night's lock, not the club's: take it too,
+            # so no card seats a player between this check and the draw's tables.
+            night = lock_night(night.pk)
+            seated = _seated(night)
+            drawn = [pk for pk in proposal.player_ids if pk in seated]
+            if drawn and len(drawn) == len(proposal.player_ids):
+                return night, False  # this draw was confirmed already
+            if drawn:
+                raise SetupError(
+                    f"{club.players.get(pk=drawn[0])} sits at table {seated[drawn[0]]} now: "
+                    "draw the tables again."
+                )
+            had_tables = bool(seated)
             edit_tables(night, [(None, players, 0) for players in tables], user=user)
-            # From now on this is the evening's draw night: a second confirm finds it.
-            Night.objects.filter(pk=night.pk).update(form_token=draw_token(club, date))
+            if not had_tables:
+                # From now on this is the evening's draw night: a second confirm finds it.
+                Night.objects.filter(pk=night.pk).update(form_token=draw_token(club, date))
         else:
             night, created = create_night_once(
                 season,

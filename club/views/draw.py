@@ -31,7 +31,9 @@ def _proposal_context(club: Club, proposal: draw_service.Proposal) -> dict:
         "odd": next((len(t) for t in proposal.tables if len(t) != 4), ""),
         "tables": [
             {"number": n, "players": players, "size": len(players)}
-            for n, players in enumerate(tables, start=1)
+            for n, players in enumerate(
+                tables, start=draw_service.first_new_number(club, proposal.date)
+            )
         ],
     }
 
@@ -73,7 +75,8 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
     except SetupError as refused:
         messages.error(request, str(refused))
         return redirect("draw", slug=club.slug)
-    here = len(arrival_service.arrived_ids(club, date))
+    now = draw_service.evening(club, date)
+    here = len(now.waiting)
     other = 8 - int(club.odd_tables)
     try:
         scoring.draw.draw_sizes(here, int(club.odd_tables))
@@ -86,7 +89,7 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
         "date": date,
         "instead": instead,
         "summary": what_the_draw_makes(club, here),
-        "drawn": draw_service.drawn_night(club, date),
+        "evening": now,
     }
     return render(request, "club/draw/start.html", context)
 

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from club.models import AuditEvent, Hand, Night, Player, Seat, Table, TableLink
-from club.services import arrivals, draw
+from club.services import arrivals, draw, table_cards
 from club.services.hands import HandEntry, record_hand
 from club.services.setup import SetupError, create_night
 from tests.club.racing import needs_real_concurrency, race
@@ -24,6 +24,7 @@ TONIGHT = dt.date(2026, 11, 25)
 @pytest.fixture(autouse=True)
 def _tonight(monkeypatch):
     monkeypatch.setattr(arrivals, "today", lambda: TONIGHT)
+    monkeypatch.setattr(table_cards, "today", lambda: TONIGHT)
 
 
 def _field(club, n: int) -> list[Player]:
@@ -330,3 +331,63 @@ def test_a_number_the_clubs_odd_size_cannot_split_is_drawn_with_the_other_tonigh
     assert [t["size"] for t in again.context["tables"]] == [4, 3]
     club.refresh_from_db()
     assert club.odd_tables == "5"  # the club's setting is unchanged
+
+
+# Tables seated from their cards first, then a draw of the others -------------------------------
+
+
+def _card_table(club, night: Night, players: list[Player]) -> Table:
+    card = table_cards.issue_cards(club, None)[0]
+    return table_cards.seat_table(card, night, players, "Ann's phone").table
+
+
+def test_the_draw_seats_only_who_has_no_seat_at_tonights_night(client, club, season, secretary):
+    night = table_cards.start_tonight(club)
+    early = _field(club, 4)
+    _card_table(club, night, early)
+    later = _field(club, 8)
+    proposal = draw.propose_draw(club, TONIGHT, seed=5)
+    assert sorted(proposal.player_ids) == sorted(p.pk for p in later)
+    client.force_login(secretary)
+    url = reverse("draw", args=[club.slug])
+    start = client.get(url).content.decode()
+    assert "1 table of" in start and "sits already" in start and "Draw the others" in start
+    assert "8 players: 2 tables of 4" in start
+    page = client.post(url, {"action": "draw"})
+    # The proposal numbers its tables as the night will: after the card's table 1.
+    assert [t["number"] for t in page.context["tables"]] == [2, 3]
+    client.post(url, {"action": "confirm", "proposal": page.context["signed"]})
+    assert Night.objects.get() == night  # the draw filled tonight's night, not a second one
+    assert _sizes(night) == [4, 4, 4]
+    seats = list(Seat.objects.filter(table__night=night).values_list("player_id", flat=True))
+    assert sorted(seats) == sorted(p.pk for p in early + later)
+    assert TableLink.objects.filter(table__night=night, revoked_at__isnull=True).count() == 3
+    again = client.post(url, {"action": "confirm", "proposal": page.context["signed"]}, follow=True)
+    assert "was already drawn" in again.content.decode() and Seat.objects.count() == 12
+    assert "are drawn" in client.get(url).content.decode()
+
+
+def test_fewer_than_three_without_a_seat_are_late_arrivals_not_a_draw(client, club, season):
+    night = table_cards.start_tonight(club)
+    _card_table(club, night, _field(club, 4))
+    waiting = _field(club, 2)
+    with pytest.raises(SetupError, match=f"only {waiting[0].name} and {waiting[1].name} wait"):
+        draw.propose_draw(club, TONIGHT)
+    now = draw.evening(club, TONIGHT)
+    assert now.drawn and now.night == night and now.waiting == waiting
+
+
+def test_a_player_a_card_seated_since_the_draw_stops_its_confirm(club, season, secretary):
+    night = table_cards.start_tonight(club)
+    players = _field(club, 8)
+    proposal = draw.propose_draw(club, TONIGHT, seed=6)
+    table = _card_table(club, night, players[:3])
+    seat_count = Seat.objects.count()
+    with pytest.raises(SetupError, match=f"sits at table {table.number} now: draw the tables"):
+        draw.confirm_draw(club, TONIGHT, proposal, secretary)
+    assert Seat.objects.count() == seat_count and Night.objects.count() == 1
+    # Drawn again, the others are seated around the card's table.
+    fresh = draw.propose_draw(club, TONIGHT, seed=6)
+    assert sorted(fresh.player_ids) == sorted(p.pk for p in players[3:])
+    draw.confirm_draw(club, TONIGHT, fresh, secretary)
+    assert _sizes(night) == [3, 5]
