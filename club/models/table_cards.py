@@ -9,37 +9,23 @@ and the same number, so the old printed card finds no live row and is a 404.
 
 from __future__ import annotations
 
-import base64
-
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils.crypto import salted_hmac
 
-from club.models.table_links import TOKEN_BYTES, hash_token, new_salt
+from club.models.table_links import IssuedToken, derive
 
 _KEY_SALT = "club.table_card"
 
 
 def derive_card_token(salt: str) -> str:
-    digest = salted_hmac(_KEY_SALT, salt, algorithm="sha256").digest()[:TOKEN_BYTES]
-    return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+    return derive(_KEY_SALT, salt)
 
 
-class TableCard(models.Model):
+class TableCard(IssuedToken):
+    key_salt = _KEY_SALT
     club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="table_cards")
     label = models.CharField(max_length=40)
     number = models.PositiveSmallIntegerField()
-    salt = models.CharField(max_length=40)
-    token_hash = models.CharField(max_length=64, unique=True)
-    issued_at = models.DateTimeField(auto_now_add=True)
-    issued_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    revoked_at = models.DateTimeField(null=True, blank=True)
-    revoked_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
 
     class Meta:
         ordering = ["club", "number", "-issued_at"]
@@ -59,23 +45,13 @@ class TableCard(models.Model):
     def __str__(self) -> str:
         return self.label
 
-    @property
-    def token(self) -> str:
-        return derive_card_token(self.salt)
-
-    @property
-    def is_live(self) -> bool:
-        return self.revoked_at is None
-
     @classmethod
     def fresh(cls, club_id: int, number: int, user=None, label: str = "") -> TableCard:
         """A new, unsaved card with its own salt."""
-        salt = new_salt()
         return cls(
             club_id=club_id,
             number=number,
             label=label or f"Table {number}",
-            salt=salt,
-            token_hash=hash_token(derive_card_token(salt)),
             issued_by=user,
+            **cls.salted(),
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import secrets
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -27,17 +28,25 @@ def new_salt() -> str:
     return secrets.token_urlsafe(16)
 
 
-def derive_token(salt: str) -> str:
-    digest = salted_hmac(_KEY_SALT, salt, algorithm="sha256").digest()[:TOKEN_BYTES]
+def derive(key_salt: str, salt: str) -> str:
+    """A token from its row's salt, under a key salt of its own kind (a link's, a card's)."""
+    digest = salted_hmac(key_salt, salt, algorithm="sha256").digest()[:TOKEN_BYTES]
     return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+
+
+def derive_token(salt: str) -> str:
+    return derive(_KEY_SALT, salt)
 
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-class TableLink(models.Model):
-    table = models.ForeignKey("club.Table", on_delete=models.CASCADE, related_name="links")
+class IssuedToken(models.Model):
+    """What a link and a card share: the salt their token is derived from, its hash for the
+    lookup, who issued it when, and who revoked it when (a live one has no `revoked_at`)."""
+
+    key_salt: ClassVar[str]
     salt = models.CharField(max_length=40)
     token_hash = models.CharField(max_length=64, unique=True)
     issued_at = models.DateTimeField(auto_now_add=True)
@@ -48,6 +57,28 @@ class TableLink(models.Model):
     revoked_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+
+    class Meta:
+        abstract = True
+
+    @property
+    def token(self) -> str:
+        return derive(self.key_salt, self.salt)
+
+    @property
+    def is_live(self) -> bool:
+        return self.revoked_at is None
+
+    @classmethod
+    def salted(cls) -> dict[str, str]:
+        """A new salt and its token's hash, for a fresh row."""
+        salt = new_salt()
+        return {"salt": salt, "token_hash": hash_token(derive(cls.key_salt, salt))}
+
+
+class TableLink(IssuedToken):
+    key_salt = _KEY_SALT
+    table = models.ForeignKey("club.Table", on_delete=models.CASCADE, related_name="links")
 
     class Meta:
         ordering = ["table", "-issued_at"]
@@ -66,18 +97,7 @@ class TableLink(models.Model):
     def __str__(self) -> str:
         return f"Table {self.table.number}'s link"
 
-    @property
-    def token(self) -> str:
-        return derive_token(self.salt)
-
-    @property
-    def is_live(self) -> bool:
-        return self.revoked_at is None
-
     @classmethod
     def fresh(cls, table_id: int, user=None) -> TableLink:
         """A new, unsaved link for the table with its own salt."""
-        salt = new_salt()
-        return cls(
-            table_id=table_id, salt=salt, token_hash=hash_token(derive_token(salt)), issued_by=user
-        )
+        return cls(table_id=table_id, issued_by=user, **cls.salted())
