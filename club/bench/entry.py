@@ -19,9 +19,11 @@ import http.client
 import os
 import secrets
 import signal
+import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -157,15 +159,30 @@ def set_up(tables: int) -> tuple[Night, list[tuple[Table, list[Player], str]]]:
     return night, out
 
 
+def refuse_a_taken_port(port: int) -> None:
+    """Stop before starting a server on a port another process holds (a server left over from
+    an interrupted run): the saves would go to it, and its CPU would not be counted."""
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            raise RuntimeError(
+                f"Port {port} is in use (a server left from an earlier run?): stop it, or pass "
+                "another --port."
+            ) from None
+
+
 def start_server(port: int, workers: int, threads: int) -> tuple[subprocess.Popen, str]:
+    refuse_a_taken_port(port)
     env = {
         **os.environ,
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "false",
         "DJANGO_SETTINGS_MODULE": "club.settings",
-        # stderr is a pipe read only if the server fails to start: one log line per request
-        # would fill it and stall the server.
         "REQUEST_LOG": "false",
+        # The pages' static files by their plain names: a fresh clone has run no collectstatic,
+        # and the saves' cost does not depend on how static files are named.
+        "SOLO_PLAIN_STATIC": "true",
     }
     if connection.vendor == "postgresql":
         command = [
@@ -184,14 +201,18 @@ def start_server(port: int, workers: int, threads: int) -> tuple[subprocess.Pope
     else:
         command = [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
         name = "Django's development server (a thread per request)"
+    # The server's log goes to a file: a pipe nobody reads fills with error reports and stalls
+    # every thread of the server that writes to it.
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - open as long as the server runs
     server = subprocess.Popen(
         command,
         cwd=BASE_DIR,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=log,
         start_new_session=True,
     )
+    server.log = log  # type: ignore[attr-defined]
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -204,7 +225,14 @@ def start_server(port: int, workers: int, threads: int) -> tuple[subprocess.Pope
                 break
             time.sleep(0.2)
     stop_server(server)
-    raise RuntimeError(f"The server on port {port} did not start: {server.stderr.read()[-2000:]}")
+    raise RuntimeError(f"The server on port {port} did not start: {server_log(server)}")
+
+
+def server_log(server: subprocess.Popen) -> str:
+    """The end of what the server wrote to its log."""
+    log = server.log  # type: ignore[attr-defined]
+    log.seek(0)
+    return log.read()[-2000:].decode("utf-8", "replace")
 
 
 def session_cpu_seconds(session: int) -> float:
@@ -239,7 +267,12 @@ def run(tables: int, hands: int, port: int, workers: int, threads: int) -> Resul
         name, f"{connection.vendor} ({connection.settings_dict['NAME']})", tables, hands, 0
     )
     lock = threading.Lock()
-    barrier = threading.Barrier(tables + 1)
+    cpu_before: list[float] = []
+    # The server's CPU is read when every scorer has opened its page (the workers' warm-up is
+    # not a save's cost) and before any save starts: the barrier's action runs in between.
+    barrier = threading.Barrier(
+        tables + 1, action=lambda: cpu_before.append(session_cpu_seconds(server.pid))
+    )
 
     def scorer(table: Table, seats: list[Player], session_key: str) -> None:
         csrf = secrets.token_hex(16)  # 32 characters, as Django's cookie
@@ -257,10 +290,15 @@ def run(tables: int, hands: int, port: int, workers: int, threads: int) -> Resul
             try:
                 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
                 conn.request("GET", page, headers={"Cookie": headers["Cookie"]})
-                conn.getresponse().read()
+                opened = conn.getresponse()
+                opened.read()
                 conn.close()
-            except OSError:
-                pass  # a page that fails to open shows up in the timed saves
+                if opened.status != 200:
+                    with lock:
+                        result.problems.append(f"table {table.number}: page {opened.status}")
+            except OSError as error:
+                with lock:
+                    result.problems.append(f"table {table.number}: page {error}")
         barrier.wait()
         for number in range(1, hands + 1):
             body = urlencode(hand_fields(seats, number, table.number))
@@ -282,18 +320,19 @@ def run(tables: int, hands: int, port: int, workers: int, threads: int) -> Resul
     try:
         for thread in workers_:
             thread.start()
-        cpu_before = session_cpu_seconds(server.pid)
         barrier.wait()
         began = time.perf_counter()
         for thread in workers_:
             thread.join()
         result.wall_s = time.perf_counter() - began
-        result.server_cpu_s = session_cpu_seconds(server.pid) - cpu_before
+        result.server_cpu_s = session_cpu_seconds(server.pid) - cpu_before[0]
     finally:
         stop_server(server)
     for save in result.saves:
         if save.status != 200 or save.outcome != "saved":
             result.problems.append(f"table {save.table}: {save.status} {save.outcome}")
+    if result.problems:
+        result.problems.append(f"the server's log ends: {server_log(server)[-600:]}")
     check(night, hands, result)
     return result
 

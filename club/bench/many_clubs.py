@@ -37,7 +37,7 @@ from django.db import connection
 from django.db.models import Count, Sum
 from django.urls import reverse
 
-from club.bench.entry import hand_fields, session_cpu_seconds, stop_server
+from club.bench.entry import hand_fields, refuse_a_taken_port, session_cpu_seconds, stop_server
 from club.models import Club, Hand, Night, Player, ScoreLine, Season, Table
 from club.services import table_links as link_service
 from club.services.setup import create_night, rule_set_from_preset
@@ -68,6 +68,7 @@ def start_node(
 ) -> subprocess.Popen:
     """gunicorn on 127.0.0.1:port, in a session of its own (stopped with stop_server); its log
     (the request lines included) goes to `log`."""
+    refuse_a_taken_port(port)
     command = [
         str(Path(sys.executable).with_name("gunicorn")),
         "club.wsgi",
