@@ -16,6 +16,7 @@ from club.access import login_if_hidden
 from club.models import Arrival, Club
 from club.services import arrivals as arrival_service
 from club.services.setup import SetupError
+from club.views.posted import posted_id, posted_ids
 from club.views.table_links import qr_svg
 
 
@@ -46,9 +47,12 @@ def _context(request: HttpRequest, club: Club) -> dict:
 
 
 def _player(club: Club, value: str | None):
+    pk = posted_id(value)
+    if pk is None:
+        return None
     try:
-        return access.club_player(club, int(value or ""))
-    except (ValueError, Http404):
+        return access.club_player(club, pk)
+    except Http404:
         return None
 
 
@@ -71,7 +75,7 @@ def arrivals_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _ids(values: list[str]) -> list[int]:
-    return [int(v) for v in values if v.isdigit()][:500]
+    return posted_ids(values)[:500]
 
 
 @login_if_hidden

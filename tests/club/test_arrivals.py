@@ -96,6 +96,22 @@ def test_the_plain_form_sets_who_is_here(client, secretary, players, club):
     assert arrivals.arrived_ids(club) == {p.pk for p in players[:3]}
 
 
+# Ids no tick box sends: "²" passes str.isdigit() but int() refuses it, 10**23 overflows a
+# database key, and a 5,000-digit number is more than int() reads.
+HOSTILE_IDS = ["²", "99999999999999999999999", "9" * 5000]
+
+
+def test_the_plain_form_ignores_ids_that_are_not_plain_numbers_or_too_big_for_a_key(
+    client, secretary, players, club
+):
+    client.force_login(secretary)
+    answer = client.post(
+        reverse("arrivals", args=[club.slug]), {"here": [*HOSTILE_IDS, players[0].pk]}
+    )
+    assert answer.status_code == 302
+    assert arrivals.arrived_ids(club) == {players[0].pk}
+
+
 def test_a_scorer_adds_a_new_name_only_when_the_club_allows(client, scorer, club):
     client.force_login(scorer)
     url = reverse("arrival_new", args=[club.slug])
