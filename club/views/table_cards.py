@@ -25,6 +25,7 @@ from club.pdf.render import file_name, sheet_response
 from club.request_log import note_club
 from club.services import setup as setup_services
 from club.services import table_cards as card_service
+from club.views.posted import posted_id
 from club.views.table_links import (
     DEVICES,
     NOT_FOUND,
@@ -58,19 +59,22 @@ def _chosen(request: HttpRequest, club: Club, may_add: bool) -> tuple[list[Playe
     """The players posted in seat order (`seat_<player id>` = 1..5), and what is wrong."""
     errors: list[str] = []
     picks: dict[int, int] = {}
+    stranger = False  # a field naming no row of any club ("seat_²"): no query can find it
     for key, value in request.POST.items():
         if not key.startswith("seat_") or not value.strip():
             continue
+        player_id = posted_id(key[5:])
+        if player_id is None:
+            stranger = True
+            continue
         try:
-            player_id, seat = int(key[5:]), int(value)
+            picks[player_id] = int(value)
         except ValueError:
             errors.append("A seat number was not a number.")
-            continue
-        picks[player_id] = seat
     new_name = request.POST.get("new_player", "").strip() if may_add else ""
     new_seat = request.POST.get("new_player_seat", "").strip()
     found = {p.pk: p for p in club.players.filter(pk__in=picks)}
-    if len(found) != len(picks):
+    if stranger or len(found) != len(picks):
         errors.append("A player chosen is not a player of this club.")
     order: list[tuple[int, Player | str]] = [
         (seat, found[pk]) for pk, seat in picks.items() if pk in found
@@ -107,9 +111,9 @@ def _seat_page(
     chosen = {}
     if request.method == "POST":
         chosen = {
-            int(k[5:]): v
+            posted_id(k[5:]): v
             for k, v in request.POST.items()
-            if k.startswith("seat_") and k[5:].isdigit() and v.strip()
+            if k.startswith("seat_") and posted_id(k[5:]) and v.strip()
         }
     context = {
         "card": card,

@@ -257,6 +257,17 @@ def test_the_page_refuses_two_players_given_one_seat(client, players, card3, ton
     assert f'name="seat_{players[1].pk}"' in response.content.decode()
 
 
+@pytest.mark.parametrize("bad", ["²", "99999999999999999999999"])
+def test_a_seat_field_whose_player_id_is_not_a_plain_number_is_refused_on_the_page(
+    client, players, card3, tonight, bad
+):
+    # "²" passes str.isdigit() but int() refuses it; 10**23 overflows a database key.
+    response = client.post(card_url(card3), seats(*players[:3]) | {f"seat_{bad}": "4"})
+    assert response.status_code == 422
+    assert "A player chosen is not a player of this club" in text(response)
+    assert not Table.objects.filter(card=card3).exists()
+
+
 def test_seating_refuses_a_closed_night(players, card3, tonight, secretary):
     close_night(tonight, secretary)
     with pytest.raises(ValidationError, match="is closed"):
