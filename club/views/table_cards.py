@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from club import access, ratelimit
 from club.access import login_if_hidden
 from club.models import Club, Night, Player, Seat, TableCard
+from club.names import normalise_name
 from club.pdf.render import file_name, sheet_response
 from club.request_log import note_club
 from club.services import setup as setup_services
@@ -71,7 +72,8 @@ def _chosen(request: HttpRequest, club: Club, may_add: bool) -> tuple[list[Playe
             picks[player_id] = int(value)
         except ValueError:
             errors.append("A seat number was not a number.")
-    new_name = request.POST.get("new_player", "").strip() if may_add else ""
+    # Normalised now, as add_players will: a box of only invisible characters is an empty box.
+    new_name = normalise_name(request.POST.get("new_player", "")) if may_add else ""
     new_seat = request.POST.get("new_player_seat", "").strip()
     found = {p.pk: p for p in club.players.filter(pk__in=picks)}
     if stranger or len(found) != len(picks):

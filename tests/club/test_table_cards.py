@@ -299,6 +299,19 @@ def test_a_new_player_may_be_seated_when_the_club_lets_scorers_add_players(
     ]
 
 
+def test_a_new_player_name_of_only_invisible_characters_is_no_new_player(
+    client, club, players, card3, tonight
+):
+    # A zero-width space survives .strip() but not the name's normalising: no name is left.
+    club.scorers_add_players = True
+    club.save()
+    data = seats(*players[:2]) | {"new_player": "\u200b\u200d ", "new_player_seat": "3"}
+    response = client.post(card_url(card3), data)
+    assert response.status_code == 422
+    assert "choose 1 more" in text(response)
+    assert club.players.count() == len(players)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_phones_seating_the_same_card_at_once_make_one_table(players, card3, tonight):
     needs_real_concurrency()
