@@ -104,7 +104,7 @@ def arrival_new(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, "Only a secretary may add new players in this club.")
         return redirect("arrivals", slug=club.slug)
     try:
-        player = arrival_service.arrive_by_name(club, request.POST.get("name", "")[:60])
+        player = arrival_service.arrive_by_name(club, request.POST.get("name", ""))
     except SetupError as refused:
         messages.error(request, str(refused))
     else:

@@ -137,7 +137,7 @@ def _late_player(request: HttpRequest, club: Club, night: Night):
     if name:
         if not access.may_add_players(request.user, club):
             raise SetupError("Only a secretary may add new players in this club.")
-        return arrival_service.arrive_by_name(club, name[:60], night.date)
+        return arrival_service.arrive_by_name(club, name, night.date)
     pk = posted_id(request.POST.get("player"))
     if pk is None:
         raise SetupError("Choose who has arrived, or type a new name.")

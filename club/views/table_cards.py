@@ -26,6 +26,7 @@ from club.pdf.render import file_name, sheet_response
 from club.request_log import note_club
 from club.services import setup as setup_services
 from club.services import table_cards as card_service
+from club.services.setup import SetupError
 from club.views.posted import posted_id
 from club.views.table_links import (
     DEVICES,
@@ -182,6 +183,8 @@ def card_page(request: HttpRequest, token: str) -> HttpResponse:
             seated = card_service.seat_table(card, night, players, device)
     except ValidationError as refused:
         return _seat_page(request, card, night, refused.messages, status=422)
+    except SetupError as refused:  # the new player's name (club.services.setup.add_players)
+        return _seat_page(request, card, night, [str(refused)], status=422)
     if seated.link is not None:
         devices = dict(request.session.get(DEVICES, {}))
         devices[str(seated.link.pk)] = device

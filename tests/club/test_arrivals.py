@@ -125,6 +125,20 @@ def test_a_scorer_adds_a_new_name_only_when_the_club_allows(client, scorer, club
     assert arrivals.arrived(club)[0].name == "Newt"
 
 
+def test_a_new_name_over_the_name_limit_is_refused_with_a_message_not_cut_short(
+    client, secretary, club
+):
+    client.force_login(secretary)
+    url = reverse("arrival_new", args=[club.slug])
+    answer = client.post(url, {"name": "Bartholomew " * 6}, follow=True)  # 71 characters
+    assert "is too long for a name: at most 60 characters (this one has 71)" in (
+        answer.content.decode()
+    )
+    assert not club.players.exists() and not Arrival.objects.exists()
+    client.post(url, {"name": "B" * 60})
+    assert arrivals.arrived(club)[0].name == "B" * 60
+
+
 def test_the_door_page_is_refused_while_door_check_in_is_off(client, club, players):
     token = arrivals.door_token(club)
     answer = client.get(reverse("club_door", args=[club.slug, token]))

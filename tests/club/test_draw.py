@@ -307,6 +307,17 @@ def test_late_arrival_ids_that_are_not_plain_numbers_are_refused_with_a_message(
     assert _sizes(night) == [4, 4]
 
 
+def test_a_late_arrivals_new_name_over_the_name_limit_is_refused_not_cut_short(
+    client, club, season, secretary
+):
+    client.force_login(secretary)
+    night = _drawn_night(club, season, 8)
+    url = reverse("night_late", args=[club.slug, night.pk])
+    answer = client.post(url, {"action": "seat", "name": "Bartholomew " * 6}, follow=True)
+    assert "is too long for a name: at most 60 characters" in answer.content.decode()
+    assert club.players.count() == 8 and _sizes(night) == [4, 4]
+
+
 def test_a_table_made_five_by_a_late_arrival_scores_its_next_hand(club, season, secretary):
     night = _drawn_night(club, season, 4)
     table = night.tables.get()

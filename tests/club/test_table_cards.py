@@ -312,6 +312,20 @@ def test_a_new_player_name_of_only_invisible_characters_is_no_new_player(
     assert club.players.count() == len(players)
 
 
+def test_a_new_player_name_over_the_name_limit_is_refused_on_the_page_not_stored(
+    client, club, players, card3, tonight
+):
+    # The column holds 60 characters: PostgreSQL would refuse a longer name with a 500.
+    club.scorers_add_players = True
+    club.save()
+    data = seats(*players[:3]) | {"new_player": "Bartholomew " * 6, "new_player_seat": "4"}
+    response = client.post(card_url(card3), data)
+    assert response.status_code == 422
+    assert "is too long for a name: at most 60 characters (this one has 71)" in text(response)
+    assert club.players.count() == len(players)
+    assert not Table.objects.filter(card=card3).exists()
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_phones_seating_the_same_card_at_once_make_one_table(players, card3, tonight):
     needs_real_concurrency()
