@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 import scoring.draw
 from club import access
 from club.access import login_if_hidden
-from club.models import Club, Night, Table
+from club.models import Club, Night, Player, Table
 from club.services import arrivals as arrival_service
 from club.services import draw as draw_service
 from club.services.setup import SetupError
@@ -106,9 +106,7 @@ def night_late(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
         action = request.POST.get("action")
         try:
             if action == "seat":
-                player = _late_player(request, club, night)
-                table = _late_table(request, night)
-                table = draw_service.seat_late_arrival(night, player, table, request.user)
+                player, table = _seat_late(request, club, night)
                 messages.success(request, f"{player} sits at table {table.number}.")
                 return redirect("night_detail", slug=club.slug, night_id=night.pk)
             if action == "three":
@@ -132,16 +130,21 @@ def night_late(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     return render(request, "club/draw/late.html", context)
 
 
-def _late_player(request: HttpRequest, club: Club, night: Night):
+def _seat_late(request: HttpRequest, club: Club, night: Night) -> tuple[Player, Table]:
+    """Seat the late arrival posted: a new name (added with their seat, or not at all), or a
+    player chosen; at the table chosen, or Automatic."""
     name = request.POST.get("name", "").strip()
     if name:
         if not access.may_add_players(request.user, club):
             raise SetupError("Only a secretary may add new players in this club.")
-        return arrival_service.arrive_by_name(club, name, night.date)
+        table = _late_table(request, night)
+        return draw_service.seat_late_newcomer(night, name, table, request.user)
     pk = posted_id(request.POST.get("player"))
     if pk is None:
         raise SetupError("Choose who has arrived, or type a new name.")
-    return access.club_player(club, pk)
+    player = access.club_player(club, pk)
+    table = _late_table(request, night)
+    return player, draw_service.seat_late_arrival(night, player, table, request.user)
 
 
 def _late_table(request: HttpRequest, night: Night) -> Table | None:

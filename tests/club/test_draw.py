@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from club.models import AuditEvent, Hand, Night, Player, Seat, Table, TableLink
 from club.services import arrivals, draw, table_cards
-from club.services.hands import HandEntry, record_hand
+from club.services.hands import HandEntry, close_night, record_hand
 from club.services.setup import SetupError, create_night
 from tests.club.racing import needs_real_concurrency, race
 
@@ -305,6 +305,19 @@ def test_late_arrival_ids_that_are_not_plain_numbers_are_refused_with_a_message(
     )
     assert "needs three different players" in three.content.decode()
     assert _sizes(night) == [4, 4]
+
+
+def test_a_late_arrivals_new_name_refused_a_seat_is_neither_added_nor_ticked_in(
+    client, club, season, secretary
+):
+    client.force_login(secretary)
+    night = _drawn_night(club, season, 8)
+    close_night(night, secretary)
+    url = reverse("night_late", args=[club.slug, night.pk])
+    answer = client.post(url, {"action": "seat", "name": "Walk In"}, follow=True)
+    assert "is closed" in answer.content.decode()
+    assert not club.players.filter(name="Walk In").exists()
+    assert len(arrivals.arrived(club, TONIGHT)) == 8
 
 
 def test_a_late_arrivals_new_name_over_the_name_limit_is_refused_not_cut_short(
