@@ -144,6 +144,9 @@ def club_door(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         if player is not None and player.active:
             arrival_service.tick_in(club, player, date, via=Arrival.Via.DOOR)
             messages.success(request, f"Welcome, {player}: you are on tonight's list.")
+        else:
+            # Marked inactive since the page was shown, or a posted id of no one of the club.
+            messages.error(request, "That name is not on this club's list: tell the secretary.")
         return redirect("club_door", slug=club.slug, token=token)
     context = {
         "door_club": club,

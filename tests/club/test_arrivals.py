@@ -5,6 +5,7 @@ the club's door check-in is off, for a made-up or revoked code, and for another 
 from __future__ import annotations
 
 import datetime as dt
+import html
 
 import pytest
 from django.db import IntegrityError, transaction
@@ -175,6 +176,20 @@ def test_a_player_ticks_themselves_in_at_the_door(client, club, players):
     assert (arrival.player, arrival.via, arrival.date) == (players[0], "door", TONIGHT)
     client.post(url, {"player": players[0].pk})  # a double tap
     assert Arrival.objects.count() == 1
+
+
+def test_the_door_refuses_a_name_not_on_its_list_with_a_message(client, club, other_club, players):
+    # Another club's player, one marked inactive since the page was shown, an id of no one.
+    club.door_check_in = True
+    club.save()
+    stranger = Player.objects.create(club=other_club, name="Zed")
+    Player.objects.filter(pk=players[1].pk).update(active=False)
+    url = reverse("club_door", args=[club.slug, arrivals.door_token(club)])
+    for value in (stranger.pk, players[1].pk, "²"):
+        answer = client.post(url, {"player": value}, follow=True)
+        page = html.unescape(answer.content.decode())
+        assert "That name is not on this club's list: tell the secretary." in page
+    assert not Arrival.objects.exists()
 
 
 def test_the_secretary_sees_the_door_qr_code_and_can_replace_it(client, secretary, club):
