@@ -328,6 +328,17 @@ def seat_late_arrival(
     return chosen
 
 
+def seat_late_newcomer(
+    night: Night, name: str, table: Table | None = None, user: AbstractBaseUser | None = None
+) -> tuple[Player, Table]:
+    """A late arrival typed by name (club.services.arrivals.arrive_by_name: the club's player of
+    that name, or a new one), ticked in and seated as `seat_late_arrival` seats them, all or
+    nothing: a seat refused (a closed night, no table of 4) adds and ticks in no one."""
+    with transaction.atomic():
+        player = arrivals.arrive_by_name(night.season.club, name, night.date)
+        return player, seat_late_arrival(night, player, table, user)
+
+
 def seat_late_table(
     night: Night, players: Sequence[Player], user: AbstractBaseUser | None = None
 ) -> Table:

@@ -125,6 +125,15 @@ def add_players(club: Club, names: Iterable[str]) -> list[Player]:
     names = [normalise_name(n) for n in names]
     if len(names) > MAX_NEW_PLAYERS:
         raise SetupError(f"Add at most {MAX_NEW_PLAYERS} players at a time.")
+    # Refused, not cut: a name cut short is another person's name, and PostgreSQL refuses the
+    # whole one (SQLite would keep it whole, past the column's size).
+    limit = Player._meta.get_field("name").max_length
+    too_long = next((n for n in names if len(n) > limit), None)
+    if too_long is not None:
+        raise SetupError(
+            f"{too_long[:30]}... is too long for a name: at most {limit} characters "
+            f"(this one has {len(too_long)})."
+        )
     with transaction.atomic():
         players = []
         for name in names:

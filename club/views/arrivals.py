@@ -16,6 +16,7 @@ from club.access import login_if_hidden
 from club.models import Arrival, Club
 from club.services import arrivals as arrival_service
 from club.services.setup import SetupError
+from club.views.posted import posted_id, posted_ids
 from club.views.table_links import qr_svg
 
 
@@ -46,9 +47,12 @@ def _context(request: HttpRequest, club: Club) -> dict:
 
 
 def _player(club: Club, value: str | None):
+    pk = posted_id(value)
+    if pk is None:
+        return None
     try:
-        return access.club_player(club, int(value or ""))
-    except (ValueError, Http404):
+        return access.club_player(club, pk)
+    except Http404:
         return None
 
 
@@ -71,7 +75,7 @@ def arrivals_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _ids(values: list[str]) -> list[int]:
-    return [int(v) for v in values if v.isdigit()][:500]
+    return posted_ids(values)[:500]
 
 
 @login_if_hidden
@@ -100,7 +104,7 @@ def arrival_new(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, "Only a secretary may add new players in this club.")
         return redirect("arrivals", slug=club.slug)
     try:
-        player = arrival_service.arrive_by_name(club, request.POST.get("name", "")[:60])
+        player = arrival_service.arrive_by_name(club, request.POST.get("name", ""))
     except SetupError as refused:
         messages.error(request, str(refused))
     else:
@@ -140,6 +144,9 @@ def club_door(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         if player is not None and player.active:
             arrival_service.tick_in(club, player, date, via=Arrival.Via.DOOR)
             messages.success(request, f"Welcome, {player}: you are on tonight's list.")
+        else:
+            # Marked inactive since the page was shown, or a posted id of no one of the club.
+            messages.error(request, "That name is not on this club's list: tell the secretary.")
         return redirect("club_door", slug=club.slug, token=token)
     context = {
         "door_club": club,

@@ -14,11 +14,12 @@ from django.views.decorators.http import require_http_methods
 import scoring.draw
 from club import access
 from club.access import login_if_hidden
-from club.models import Club, Night, Table
+from club.models import Club, Night, Player, Table
 from club.services import arrivals as arrival_service
 from club.services import draw as draw_service
 from club.services.setup import SetupError
 from club.views.arrivals import what_the_draw_makes
+from club.views.posted import posted_id, posted_ids
 
 
 def _proposal_context(club: Club, proposal: draw_service.Proposal) -> dict:
@@ -55,7 +56,7 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
         if action in ("swap", "confirm"):
             proposal = draw_service.Proposal.read(club, request.POST.get("proposal", ""))
             if action == "swap":
-                picked = [int(v) for v in request.POST.getlist("swap") if v.isdigit()]
+                picked = posted_ids(request.POST.getlist("swap"))
                 if len(picked) != 2:
                     messages.error(request, "Tick exactly two players to swap.")
                 else:
@@ -105,15 +106,11 @@ def night_late(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
         action = request.POST.get("action")
         try:
             if action == "seat":
-                player = _late_player(request, club, night)
-                table = None
-                if request.POST.get("table", "").isdigit():
-                    table = get_object_or_404(Table, pk=int(request.POST["table"]), night=night)
-                table = draw_service.seat_late_arrival(night, player, table, request.user)
+                player, table = _seat_late(request, club, night)
                 messages.success(request, f"{player} sits at table {table.number}.")
                 return redirect("night_detail", slug=club.slug, night_id=night.pk)
             if action == "three":
-                ids = [int(v) for v in request.POST.getlist("players") if v.isdigit()]
+                ids = posted_ids(request.POST.getlist("players"))
                 players = [access.club_player(club, pk) for pk in ids[:4]]
                 table = draw_service.seat_late_table(night, players, request.user)
                 messages.success(
@@ -133,16 +130,32 @@ def night_late(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     return render(request, "club/draw/late.html", context)
 
 
-def _late_player(request: HttpRequest, club: Club, night: Night):
+def _seat_late(request: HttpRequest, club: Club, night: Night) -> tuple[Player, Table]:
+    """Seat the late arrival posted: a new name (added with their seat, or not at all), or a
+    player chosen; at the table chosen, or Automatic."""
     name = request.POST.get("name", "").strip()
     if name:
         if not access.may_add_players(request.user, club):
             raise SetupError("Only a secretary may add new players in this club.")
-        return arrival_service.arrive_by_name(club, name[:60], night.date)
-    value = request.POST.get("player", "")
-    if not value.isdigit():
+        table = _late_table(request, night)
+        return draw_service.seat_late_newcomer(night, name, table, request.user)
+    pk = posted_id(request.POST.get("player"))
+    if pk is None:
         raise SetupError("Choose who has arrived, or type a new name.")
-    return access.club_player(club, int(value))
+    player = access.club_player(club, pk)
+    table = _late_table(request, night)
+    return player, draw_service.seat_late_arrival(night, player, table, request.user)
+
+
+def _late_table(request: HttpRequest, night: Night) -> Table | None:
+    """The table chosen for a late arrival; None for Automatic (the select's empty value)."""
+    value = request.POST.get("table", "")
+    if not value:
+        return None
+    pk = posted_id(value)
+    if pk is None:
+        raise SetupError("Choose a table of 4, or Automatic.")
+    return get_object_or_404(Table, pk=pk, night=night)
 
 
 urlpatterns = [

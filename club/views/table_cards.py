@@ -21,10 +21,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from club import access, ratelimit
 from club.access import login_if_hidden
 from club.models import Club, Night, Player, Seat, TableCard
+from club.names import normalise_name
 from club.pdf.render import file_name, sheet_response
 from club.request_log import note_club
 from club.services import setup as setup_services
 from club.services import table_cards as card_service
+from club.services.setup import SetupError
+from club.views.posted import posted_id
 from club.views.table_links import (
     DEVICES,
     NOT_FOUND,
@@ -58,19 +61,23 @@ def _chosen(request: HttpRequest, club: Club, may_add: bool) -> tuple[list[Playe
     """The players posted in seat order (`seat_<player id>` = 1..5), and what is wrong."""
     errors: list[str] = []
     picks: dict[int, int] = {}
+    stranger = False  # a field naming no row of any club ("seat_²"): no query can find it
     for key, value in request.POST.items():
         if not key.startswith("seat_") or not value.strip():
             continue
+        player_id = posted_id(key[5:])
+        if player_id is None:
+            stranger = True
+            continue
         try:
-            player_id, seat = int(key[5:]), int(value)
+            picks[player_id] = int(value)
         except ValueError:
             errors.append("A seat number was not a number.")
-            continue
-        picks[player_id] = seat
-    new_name = request.POST.get("new_player", "").strip() if may_add else ""
+    # Normalised now, as add_players will: a box of only invisible characters is an empty box.
+    new_name = normalise_name(request.POST.get("new_player", "")) if may_add else ""
     new_seat = request.POST.get("new_player_seat", "").strip()
     found = {p.pk: p for p in club.players.filter(pk__in=picks)}
-    if len(found) != len(picks):
+    if stranger or len(found) != len(picks):
         errors.append("A player chosen is not a player of this club.")
     order: list[tuple[int, Player | str]] = [
         (seat, found[pk]) for pk, seat in picks.items() if pk in found
@@ -107,9 +114,9 @@ def _seat_page(
     chosen = {}
     if request.method == "POST":
         chosen = {
-            int(k[5:]): v
+            posted_id(k[5:]): v
             for k, v in request.POST.items()
-            if k.startswith("seat_") and k[5:].isdigit() and v.strip()
+            if k.startswith("seat_") and posted_id(k[5:]) and v.strip()
         }
     context = {
         "card": card,
@@ -176,6 +183,8 @@ def card_page(request: HttpRequest, token: str) -> HttpResponse:
             seated = card_service.seat_table(card, night, players, device)
     except ValidationError as refused:
         return _seat_page(request, card, night, refused.messages, status=422)
+    except SetupError as refused:  # the new player's name (club.services.setup.add_players)
+        return _seat_page(request, card, night, [str(refused)], status=422)
     if seated.link is not None:
         devices = dict(request.session.get(DEVICES, {}))
         devices[str(seated.link.pk)] = device

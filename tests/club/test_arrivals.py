@@ -5,6 +5,7 @@ the club's door check-in is off, for a made-up or revoked code, and for another 
 from __future__ import annotations
 
 import datetime as dt
+import html
 
 import pytest
 from django.db import IntegrityError, transaction
@@ -96,6 +97,22 @@ def test_the_plain_form_sets_who_is_here(client, secretary, players, club):
     assert arrivals.arrived_ids(club) == {p.pk for p in players[:3]}
 
 
+# Ids no tick box sends: "²" passes str.isdigit() but int() refuses it, 10**23 overflows a
+# database key, and a 5,000-digit number is more than int() reads.
+HOSTILE_IDS = ["²", "99999999999999999999999", "9" * 5000]
+
+
+def test_the_plain_form_ignores_ids_that_are_not_plain_numbers_or_too_big_for_a_key(
+    client, secretary, players, club
+):
+    client.force_login(secretary)
+    answer = client.post(
+        reverse("arrivals", args=[club.slug]), {"here": [*HOSTILE_IDS, players[0].pk]}
+    )
+    assert answer.status_code == 302
+    assert arrivals.arrived_ids(club) == {players[0].pk}
+
+
 def test_a_scorer_adds_a_new_name_only_when_the_club_allows(client, scorer, club):
     client.force_login(scorer)
     url = reverse("arrival_new", args=[club.slug])
@@ -107,6 +124,20 @@ def test_a_scorer_adds_a_new_name_only_when_the_club_allows(client, scorer, club
     answer = client.post(url, {"name": "Newt"}, follow=True)
     assert "Newt is here." in answer.content.decode()
     assert arrivals.arrived(club)[0].name == "Newt"
+
+
+def test_a_new_name_over_the_name_limit_is_refused_with_a_message_not_cut_short(
+    client, secretary, club
+):
+    client.force_login(secretary)
+    url = reverse("arrival_new", args=[club.slug])
+    answer = client.post(url, {"name": "Bartholomew " * 6}, follow=True)  # 71 characters
+    assert "is too long for a name: at most 60 characters (this one has 71)" in (
+        answer.content.decode()
+    )
+    assert not club.players.exists() and not Arrival.objects.exists()
+    client.post(url, {"name": "B" * 60})
+    assert arrivals.arrived(club)[0].name == "B" * 60
 
 
 def test_the_door_page_is_refused_while_door_check_in_is_off(client, club, players):
@@ -145,6 +176,20 @@ def test_a_player_ticks_themselves_in_at_the_door(client, club, players):
     assert (arrival.player, arrival.via, arrival.date) == (players[0], "door", TONIGHT)
     client.post(url, {"player": players[0].pk})  # a double tap
     assert Arrival.objects.count() == 1
+
+
+def test_the_door_refuses_a_name_not_on_its_list_with_a_message(client, club, other_club, players):
+    # Another club's player, one marked inactive since the page was shown, an id of no one.
+    club.door_check_in = True
+    club.save()
+    stranger = Player.objects.create(club=other_club, name="Zed")
+    Player.objects.filter(pk=players[1].pk).update(active=False)
+    url = reverse("club_door", args=[club.slug, arrivals.door_token(club)])
+    for value in (stranger.pk, players[1].pk, "²"):
+        answer = client.post(url, {"player": value}, follow=True)
+        page = html.unescape(answer.content.decode())
+        assert "That name is not on this club's list: tell the secretary." in page
+    assert not Arrival.objects.exists()
 
 
 def test_the_secretary_sees_the_door_qr_code_and_can_replace_it(client, secretary, club):

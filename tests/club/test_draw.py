@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from club.models import AuditEvent, Hand, Night, Player, Seat, Table, TableLink
 from club.services import arrivals, draw, table_cards
-from club.services.hands import HandEntry, record_hand
+from club.services.hands import HandEntry, close_night, record_hand
 from club.services.setup import SetupError, create_night
 from tests.club.racing import needs_real_concurrency, race
 
@@ -269,6 +269,66 @@ def test_the_late_arrivals_page_seats_a_new_name_and_a_table_of_three(
     assert "Xan already sits at table 3" in refused.content.decode()
     none = client.post(url, {"action": "seat"}, follow=True)
     assert "Choose who has arrived" in none.content.decode()
+
+
+# Ids no page sends: "²" passes str.isdigit() but int() refuses it; 10**23 overflows a key.
+HOSTILE_IDS = ["²", "99999999999999999999999"]
+
+
+@pytest.mark.parametrize("bad", HOSTILE_IDS)
+def test_a_swap_of_an_id_that_is_not_a_plain_number_is_refused_with_a_message(
+    client, club, season, secretary, bad
+):
+    client.force_login(secretary)
+    _field(club, 8)
+    url = reverse("draw", args=[club.slug])
+    signed = client.post(url, {"action": "draw"}).context["signed"]
+    a = draw.Proposal.read(club, signed).tables[0][0]
+    answer = client.post(url, {"action": "swap", "proposal": signed, "swap": [bad, a]}, follow=True)
+    assert answer.status_code == 200 and "Tick exactly two players" in answer.content.decode()
+
+
+@pytest.mark.parametrize("bad", HOSTILE_IDS)
+def test_late_arrival_ids_that_are_not_plain_numbers_are_refused_with_a_message(
+    client, club, season, secretary, bad
+):
+    client.force_login(secretary)
+    night = _drawn_night(club, season, 8)
+    late = _field(club, 3)
+    url = reverse("night_late", args=[club.slug, night.pk])
+    who = client.post(url, {"action": "seat", "player": bad}, follow=True)
+    assert "Choose who has arrived" in who.content.decode()
+    where = client.post(url, {"action": "seat", "player": late[0].pk, "table": bad}, follow=True)
+    assert "Choose a table of 4, or Automatic" in where.content.decode()
+    three = client.post(
+        url, {"action": "three", "players": [bad, late[1].pk, late[2].pk]}, follow=True
+    )
+    assert "needs three different players" in three.content.decode()
+    assert _sizes(night) == [4, 4]
+
+
+def test_a_late_arrivals_new_name_refused_a_seat_is_neither_added_nor_ticked_in(
+    client, club, season, secretary
+):
+    client.force_login(secretary)
+    night = _drawn_night(club, season, 8)
+    close_night(night, secretary)
+    url = reverse("night_late", args=[club.slug, night.pk])
+    answer = client.post(url, {"action": "seat", "name": "Walk In"}, follow=True)
+    assert "is closed" in answer.content.decode()
+    assert not club.players.filter(name="Walk In").exists()
+    assert len(arrivals.arrived(club, TONIGHT)) == 8
+
+
+def test_a_late_arrivals_new_name_over_the_name_limit_is_refused_not_cut_short(
+    client, club, season, secretary
+):
+    client.force_login(secretary)
+    night = _drawn_night(club, season, 8)
+    url = reverse("night_late", args=[club.slug, night.pk])
+    answer = client.post(url, {"action": "seat", "name": "Bartholomew " * 6}, follow=True)
+    assert "is too long for a name: at most 60 characters" in answer.content.decode()
+    assert club.players.count() == 8 and _sizes(night) == [4, 4]
 
 
 def test_a_table_made_five_by_a_late_arrival_scores_its_next_hand(club, season, secretary):

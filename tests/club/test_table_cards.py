@@ -257,6 +257,17 @@ def test_the_page_refuses_two_players_given_one_seat(client, players, card3, ton
     assert f'name="seat_{players[1].pk}"' in response.content.decode()
 
 
+@pytest.mark.parametrize("bad", ["²", "99999999999999999999999"])
+def test_a_seat_field_whose_player_id_is_not_a_plain_number_is_refused_on_the_page(
+    client, players, card3, tonight, bad
+):
+    # "²" passes str.isdigit() but int() refuses it; 10**23 overflows a database key.
+    response = client.post(card_url(card3), seats(*players[:3]) | {f"seat_{bad}": "4"})
+    assert response.status_code == 422
+    assert "A player chosen is not a player of this club" in text(response)
+    assert not Table.objects.filter(card=card3).exists()
+
+
 def test_seating_refuses_a_closed_night(players, card3, tonight, secretary):
     close_night(tonight, secretary)
     with pytest.raises(ValidationError, match="is closed"):
@@ -286,6 +297,33 @@ def test_a_new_player_may_be_seated_when_the_club_lets_scorers_add_players(
         "Bob",
         "Cat",
     ]
+
+
+def test_a_new_player_name_of_only_invisible_characters_is_no_new_player(
+    client, club, players, card3, tonight
+):
+    # A zero-width space survives .strip() but not the name's normalising: no name is left.
+    club.scorers_add_players = True
+    club.save()
+    data = seats(*players[:2]) | {"new_player": "\u200b\u200d ", "new_player_seat": "3"}
+    response = client.post(card_url(card3), data)
+    assert response.status_code == 422
+    assert "choose 1 more" in text(response)
+    assert club.players.count() == len(players)
+
+
+def test_a_new_player_name_over_the_name_limit_is_refused_on_the_page_not_stored(
+    client, club, players, card3, tonight
+):
+    # The column holds 60 characters: PostgreSQL would refuse a longer name with a 500.
+    club.scorers_add_players = True
+    club.save()
+    data = seats(*players[:3]) | {"new_player": "Bartholomew " * 6, "new_player_seat": "4"}
+    response = client.post(card_url(card3), data)
+    assert response.status_code == 422
+    assert "is too long for a name: at most 60 characters (this one has 71)" in text(response)
+    assert club.players.count() == len(players)
+    assert not Table.objects.filter(card=card3).exists()
 
 
 @pytest.mark.django_db(transaction=True)
