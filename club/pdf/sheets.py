@@ -193,8 +193,12 @@ def score_cards(night: Night, hands: int = CARD_HANDS) -> list[ScoreCard]:
 
 def card_hands(value: str | None) -> int:
     """`?hands=` on the score cards: rows per card, within 1..MAX_CARD_HANDS."""
-    if value is None or not value.strip().isdigit():
+    # Plain digits 0-9 only, and few of them ("²" is a digit to isdigit(), not to int()).
+    value = (value or "").strip()
+    if not (value.isascii() and value.isdigit()):
         return CARD_HANDS
+    if len(value) > 4:  # more rows than any card holds, and too long for int() to read at will
+        return MAX_CARD_HANDS
     return max(1, min(MAX_CARD_HANDS, int(value)))
 
 

@@ -46,6 +46,7 @@ from club.queries.table_sheet import (
     table_totals,
 )
 from club.services import hands as hand_service
+from club.views.posted import posted_id
 
 PAGE = "club/table.html"
 CLOSED_MESSAGE = (
@@ -146,10 +147,10 @@ def _club_hand(request: HttpRequest, slug: str, hand_id: int, power: str) -> tup
 
 def _hand_in_table(request: HttpRequest, table: Table) -> Hand | None:
     """The hand named by `?hand=` (the edit form's preview and re-render), within this table."""
-    hand_id = request.GET.get("hand", "")
-    if not hand_id.isdigit():
+    hand_id = posted_id(request.GET.get("hand"))
+    if hand_id is None:
         return None
-    return _hand_at_table(table, int(hand_id))
+    return _hand_at_table(table, hand_id)
 
 
 def _hand_at_table(table: Table, hand_id: int) -> Hand:

@@ -34,6 +34,7 @@ from club.pdf.sheets import ScoreCard, card_rows, stakes
 from club.queries import leaderboard as lq
 from club.queries.night import TableSummary
 from club.services import tournaments as services
+from club.views.posted import posted_id
 from club.views.table_links import table_qr_codes
 
 PAGES = "club/tournaments"
@@ -384,9 +385,10 @@ def _round(request: HttpRequest, tournament: Tournament) -> int:
         raise Http404("No round has been drawn yet")
     if not value:
         return tournament.current_round
-    if not value.isdigit() or not 1 <= int(value) <= tournament.current_round:
+    number = posted_id(value)
+    if number is None or number > tournament.current_round:
         raise Http404("No such round")
-    return int(value)
+    return number
 
 
 def _sheet_context(club: Club, tournament: Tournament, title: str, **extra: Any) -> dict:

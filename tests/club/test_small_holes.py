@@ -160,3 +160,26 @@ def test_members_always_get_fresh_cards(client, club, night, viewer, renders):
     client.get(url)
     client.get(url)
     assert len(renders) == 2
+
+
+# -- numbers in a query string that int() cannot read --------------------------------------------
+
+# "²" is a digit to str.isdigit() but not to int(); 5,000 digits are more than int() reads.
+ODD_NUMBERS = ("²", "9" * 5000, "99999999999999999999999")
+
+
+@pytest.mark.parametrize("value", ODD_NUMBERS)
+def test_an_odd_hand_number_on_the_form_draws_the_new_hand_form(client, secretary, table4, value):
+    client.force_login(secretary)
+    url = reverse("hand_form", args=[table4.night.season.club.slug, table4.pk])
+    response = client.get(f"{url}?hand={value}", HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "Hand 1" in response.content.decode()
+
+
+@pytest.mark.parametrize("value", ODD_NUMBERS)
+def test_an_odd_rows_count_on_the_score_cards_gives_cards(client, club, night, value, renders):
+    club.is_public = True
+    club.save()
+    url = reverse("score_cards", args=[club.slug, night.pk])
+    response = client.get(f"{url}?hands={value}")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"

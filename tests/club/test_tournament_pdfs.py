@@ -77,6 +77,8 @@ def test_the_seat_list_names_every_table_in_seat_order(client, two_rounds, secre
     assert "round 2 seats" in default
     assert client.get(url("tournament_seats_pdf", t, "?round=3")).status_code == 404
     assert client.get(url("tournament_seats_pdf", t, "?round=x")).status_code == 404
+    for odd in ("²", "0", "9" * 5000):  # a digit int() cannot read, none, too many to read
+        assert client.get(url("tournament_seats_pdf", t, f"?round={odd}")).status_code == 404
 
 
 def test_no_seat_list_before_the_first_round(client, season, club, secretary):
