@@ -88,18 +88,18 @@ def recent_history(
 
 
 def evening_night(club: Club, date: dt.date) -> Night | None:
-    """The night the draw seats the date's players at: the club's draw night for the date, else
-    its latest open night of that date (a tournament's aside), with tables already (seated from
-    their cards, or by hand) or without."""
-    night = Night.objects.filter(season__club=club, form_token=draw_token(club, date)).first()
-    if night is not None:
-        return night
-    return (
+    """The night the draw seats the date's players at: the club's latest open night of that
+    date (a tournament's aside; the one a table card seats at), with tables already (seated
+    from their cards, or by hand) or without; else the date's draw night, closed."""
+    night = (
         Night.objects.filter(season__club=club, date=date, status=Night.Status.OPEN)
         .exclude(pk__in=Tournament.objects.values("night_id"))
-        .order_by("-pk")  # the latest, as a table card finds tonight's
+        .order_by("-pk")
         .first()
     )
+    if night is not None:
+        return night
+    return Night.objects.filter(season__club=club, form_token=draw_token(club, date)).first()
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,10 @@ class Evening:
 
     @property
     def drawn(self) -> bool:
-        """Tables sit and fewer than a table's worth wait: those are late arrivals."""
+        """The night is closed, or tables sit and fewer than a table's worth wait (those are
+        late arrivals)."""
+        if self.night is not None and self.night.is_closed:
+            return True
         return self.tables > 0 and len(self.waiting) < 3
 
 
@@ -144,6 +147,11 @@ def propose_draw(
     or the players cannot be split."""
     now = evening(club, date)
     if now.drawn:
+        if now.night is not None and now.night.is_closed:
+            raise SetupError(
+                f"{now.night} is closed: to draw tables for the players without a seat, reopen "
+                "it on its page (or open another night), then draw."
+            )
         if not now.waiting:
             raise SetupError(
                 f"The tables of {date:%d %b %Y} are drawn: seat late arrivals on the night's page."
@@ -229,9 +237,10 @@ def confirm_draw(
                 )
             had_tables = bool(seated)
             edit_tables(night, [(None, players, 0) for players in tables], user=user)
-            if not had_tables:
-                # From now on this is the evening's draw night: a second confirm finds it.
-                Night.objects.filter(pk=night.pk).update(form_token=draw_token(club, date))
+            token = draw_token(club, date)
+            if not had_tables and not Night.objects.filter(form_token=token).exists():
+                # From now on this is the evening's draw night: once closed, the draw finds it.
+                Night.objects.filter(pk=night.pk).update(form_token=token)
         else:
             night, created = create_night_once(
                 season,

@@ -120,10 +120,16 @@ def lock_rule_sets(ids: Iterable[int | None]) -> dict[int, RuleSet]:
 
 
 def lock_club(club_id: int) -> Club:
-    """Lock the club's row, before any night's: a club night's draw takes it, so that two
-    secretaries confirming a draw for the same evening at once make one night."""
+    """Lock the club's row, before any night's: a club night's draw and "Start tonight" take
+    it, so that two secretaries confirming a draw for the same evening, or a draw and a Start
+    tonight, make one night.
+
+    FOR NO KEY UPDATE (on PostgreSQL), not FOR UPDATE: the holders still take turns, but the key
+    share lock that a hand saved at a card's table takes to write its audit row (which refers
+    to the club) is not blocked; with FOR UPDATE, a draw holding the club and waiting for the
+    night that save held deadlocked with it."""
     _sqlite_write_lock(Club.objects.filter(pk=club_id), "name")
-    return Club.objects.select_for_update().get(pk=club_id)
+    return Club.objects.select_for_update(no_key=True).get(pk=club_id)
 
 
 def _sqlite_write_lock(rows: QuerySet, field: str) -> None:

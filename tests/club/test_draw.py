@@ -7,13 +7,17 @@ three make a new table), with the refusals a secretary can act on."""
 from __future__ import annotations
 
 import datetime as dt
+import threading
+import time
 
 import pytest
+from django.db import transaction
 from django.urls import reverse
 
 from club.models import AuditEvent, Hand, Night, Player, Seat, Table, TableLink
 from club.services import arrivals, draw, table_cards
-from club.services.hands import HandEntry, close_night, record_hand
+from club.services.hands import HandEntry, close_night, record_hand, reopen_night
+from club.services.locks import lock_night
 from club.services.setup import SetupError, create_night
 from tests.club.racing import needs_real_concurrency, race
 
@@ -451,3 +455,61 @@ def test_a_player_a_card_seated_since_the_draw_stops_its_confirm(club, season, s
     assert sorted(fresh.player_ids) == sorted(p.pk for p in players[3:])
     draw.confirm_draw(club, TONIGHT, fresh, secretary)
     assert _sizes(night) == [3, 5]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_draw_confirmed_while_a_cards_table_saves_a_hand_never_deadlocks(club, season, secretary):
+    """A save at a card's table holds the night, then writes its audit row (which refers to the
+    club); the draw's confirm holds the club, then waits for the night. The club's lock must
+    leave the audit row's key share free, or the two wait for each other."""
+    needs_real_concurrency()
+    night = table_cards.start_tonight(club)
+    _card_table(club, night, _field(club, 4))
+    _field(club, 8)
+    proposal = draw.propose_draw(club, TONIGHT, seed=7)
+    holding, drawing = threading.Event(), threading.Event()
+
+    def a_save_holding_the_night() -> None:
+        with transaction.atomic():
+            lock_night(night.pk)  # a save's first step
+            holding.set()
+            drawing.wait(10)
+            time.sleep(0.5)  # the confirm now holds the club and waits for the night
+            AuditEvent.objects.create(
+                club=club, night=night, action=AuditEvent.Action.CREATE, subject="Table 1, hand 1"
+            )
+
+    def the_draw_confirmed():
+        holding.wait(10)
+        drawing.set()
+        return draw.confirm_draw(club, TONIGHT, proposal, secretary)
+
+    saved, confirmed = race(a_save_holding_the_night, the_draw_confirmed)
+    assert saved.error is None and confirmed.error is None
+    assert _sizes(night) == [4, 4, 4]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_start_tonight_and_a_draw_confirmed_at_once_make_one_night(club, season, secretary):
+    needs_real_concurrency()
+    _field(club, 8)
+    proposal = draw.propose_draw(club, TONIGHT, seed=8)
+    started, confirmed = race(
+        lambda: table_cards.start_tonight(club, secretary),
+        lambda: draw.confirm_draw(club, TONIGHT, proposal, secretary),
+    )
+    assert started.error is None and confirmed.error is None
+    assert Night.objects.count() == 1 and _sizes(Night.objects.get()) == [4, 4]
+
+
+def test_a_closed_draw_night_is_not_drawn_again_until_reopened(client, club, season, secretary):
+    night = _drawn_night(club, season, 8)
+    close_night(night, secretary)
+    _field(club, 4)  # came after the close
+    with pytest.raises(SetupError, match="is closed: to draw tables for the players without"):
+        draw.propose_draw(club, TONIGHT)
+    reopen_night(Night.objects.get(pk=night.pk), secretary)
+    proposal = draw.propose_draw(club, TONIGHT, seed=9)
+    assert len(proposal.player_ids) == 4
+    draw.confirm_draw(club, TONIGHT, proposal, secretary)
+    assert _sizes(night) == [4, 4, 4] and Night.objects.count() == 1
