@@ -4,6 +4,8 @@ players tick themselves in through the club's door QR code, and the page that sh
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -11,13 +13,16 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 import scoring.draw
-from club import access
+from club import access, ratelimit
 from club.access import login_if_hidden
 from club.models import Arrival, Club
 from club.services import arrivals as arrival_service
 from club.services.setup import SetupError
 from club.views.posted import posted_id, posted_ids
 from club.views.table_links import qr_svg
+
+# Ticks at one club's door a minute: a crowd arriving at once stays well under it.
+DOOR_LIMIT = (60, 60)
 
 
 def what_the_draw_makes(club: Club, count: int) -> str:
@@ -140,6 +145,18 @@ def club_door(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         return render(request, "club/arrivals/door_closed.html", {}, status=404)
     date = arrival_service.today()
     if request.method == "POST":
+        verdict = ratelimit.hit(f"club-door:{club.pk}", *DOOR_LIMIT)
+        if not verdict.allowed:
+            # Whoever holds the code could tick the whole club in, again and again, from a
+            # script; a crowd at the door ticks in far slower than this.
+            messages.error(
+                request,
+                f"Too many ticks at the door in the last minute: wait {verdict.retry_after} "
+                "seconds, then tap your name again.",
+            )
+            response = _door_page(request, club, date, status=429)
+            response["Retry-After"] = str(verdict.retry_after)
+            return response
         player = _player(club, request.POST.get("player"))
         if player is not None and player.active:
             arrival_service.tick_in(club, player, date, via=Arrival.Via.DOOR)
@@ -148,13 +165,17 @@ def club_door(request: HttpRequest, slug: str, token: str) -> HttpResponse:
             # Marked inactive since the page was shown, or a posted id of no one of the club.
             messages.error(request, "That name is not on this club's list: tell the secretary.")
         return redirect("club_door", slug=club.slug, token=token)
+    return _door_page(request, club, date)
+
+
+def _door_page(request: HttpRequest, club: Club, date: dt.date, status: int = 200) -> HttpResponse:
     context = {
         "door_club": club,
         "players": arrival_service.members_recent_first(club),
         "here": arrival_service.arrived_ids(club, date),
         "date": date,
     }
-    return render(request, "club/arrivals/door.html", context)
+    return render(request, "club/arrivals/door.html", context, status=status)
 
 
 urlpatterns = [

@@ -178,6 +178,23 @@ def test_a_player_ticks_themselves_in_at_the_door(client, club, players):
     assert Arrival.objects.count() == 1
 
 
+def test_the_door_limits_how_many_ticks_a_minute_whoever_holds_its_code(
+    client, club, players, monkeypatch
+):
+    from club.views import arrivals as arrival_views
+
+    monkeypatch.setattr(arrival_views, "DOOR_LIMIT", (3, 60))
+    club.door_check_in = True
+    club.save()
+    url = reverse("club_door", args=[club.slug, arrivals.door_token(club)])
+    for player in players[:3]:
+        assert client.post(url, {"player": player.pk}).status_code == 302
+    refused = client.post(url, {"player": players[3].pk})
+    assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
+    assert "Too many ticks at the door in the last minute" in refused.content.decode()
+    assert set(arrivals.arrived_ids(club, TONIGHT)) == {p.pk for p in players[:3]}
+
+
 def test_the_door_refuses_a_name_not_on_its_list_with_a_message(client, club, other_club, players):
     # Another club's player, one marked inactive since the page was shown, an id of no one.
     club.door_check_in = True
