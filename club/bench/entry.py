@@ -284,9 +284,10 @@ def run(tables: int, hands: int, port: int, workers: int, threads: int) -> Resul
         }
         url = reverse("hand_create", args=[SLUG, table.pk])
         # Each scorer opens the table page first, as at the venue, so the server's workers have
-        # loaded their code and compiled the templates before the saves are timed.
+        # loaded their code and compiled the templates before the saves are timed: enough opens
+        # that every worker likely had some (a cold worker's first request takes over a second).
         page = reverse("table_detail", args=[SLUG, table.pk])
-        for _ in range(2):
+        for _ in range(max(2, -(-4 * workers // tables))):
             try:
                 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
                 conn.request("GET", page, headers={"Cookie": headers["Cookie"]})
