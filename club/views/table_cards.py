@@ -114,9 +114,9 @@ def _seat_page(
     chosen = {}
     if request.method == "POST":
         chosen = {
-            posted_id(k[5:]): v
+            pk: v
             for k, v in request.POST.items()
-            if k.startswith("seat_") and posted_id(k[5:]) and v.strip()
+            if k.startswith("seat_") and v.strip() and (pk := posted_id(k[5:])) is not None
         }
     context = {
         "card": card,
