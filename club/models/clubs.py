@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import re
+import zoneinfo
+from datetime import date, datetime
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -19,6 +21,16 @@ def validate_origins(value: str) -> None:
             "Give whole https addresses with no path, e.g. https://club.example.org "
             "(not: %(bad)s).",
             params={"bad": ", ".join(bad)},
+        )
+
+
+def validate_time_zone(value: str) -> None:
+    """An IANA time zone name ("Europe/London", "Pacific/Auckland") that this server knows."""
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(
+            "Give a time zone by its IANA name, e.g. Europe/London or America/Los_Angeles "
+            "(not: %(value)s).",
+            params={"value": value},
         )
 
 
@@ -95,11 +107,34 @@ class Club(models.Model):
         help_text="When the players do not make tables of four, the draw adds tables of this size.",
     )
 
+    # The club's own clock: "tonight", a night's date, "closed at", the emails and the sheets are
+    # the club's local time, whatever the server's (UTC).
+    time_zone = models.CharField(
+        max_length=64,
+        default="Europe/London",
+        validators=[validate_time_zone],
+        help_text="The club's time zone, by its IANA name (e.g. Europe/London).",
+    )
+
     class Meta:
         ordering = ["name"]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.time_zone)
+
+    def local_now(self) -> datetime:
+        """Now, on the club's clock."""
+        from django.utils import timezone
+
+        return timezone.now().astimezone(self.zone)
+
+    def today(self) -> date:
+        """The club's local date: "tonight" at 23:30 in Auckland is Auckland's date."""
+        return self.local_now().date()
 
     def format_amount(self, amount: int, signed: bool = False) -> str:
         from club.money import format_amount
