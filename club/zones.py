@@ -47,7 +47,7 @@ class HasZone(Protocol):
 @cache
 def _zones_by_area() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
     found: dict[str, list[tuple[str, str]]] = {area: [] for area in AREAS}
-    for name in zoneinfo.available_timezones():
+    for name in _known():
         area, _, place = name.partition("/")
         if area in found and place:
             # "America/Argentina/Buenos_Aires" -> "Argentina / Buenos Aires"
@@ -70,8 +70,14 @@ def zone_choices(current: str = "") -> ZoneChoices:
     return choices
 
 
+@cache
+def _known() -> frozenset[str]:
+    # The time zone database is read from disk on each call (tens of milliseconds): once here.
+    return frozenset(zoneinfo.available_timezones())
+
+
 def is_known(name: str) -> bool:
-    return name in zoneinfo.available_timezones()
+    return name in _known()
 
 
 class TimeZoneField(forms.ChoiceField):
