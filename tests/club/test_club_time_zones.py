@@ -97,6 +97,48 @@ def test_at_half_past_eleven_each_club_starts_tonight_on_its_own_date(
         assert Night.objects.get(season__club=nz).date == dt.date(2026, 11, 26)
 
 
+def test_the_first_card_scanned_and_the_door_go_by_the_club_s_date(client, los_angeles):
+    from club.models import Arrival
+    from club.services import arrivals, table_cards
+
+    club, secretary, players = los_angeles
+    club.first_card_opens_night = club.door_check_in = True
+    club.save()
+    card = table_cards.issue_cards(club, secretary, 1)[0]
+    door = reverse("club_door", args=[club.slug, arrivals.door_token(club)])
+    with frozen(LA_HALF_ELEVEN):
+        client.post(reverse("card_open_night", args=[card.token]))
+        assert "Thu 26 Nov" in client.get(door).content.decode()
+        client.post(door, {"player": players[0].pk})
+    assert Night.objects.get().date == dt.date(2026, 11, 26)
+    assert Arrival.objects.get().date == dt.date(2026, 11, 26)
+
+
+def test_the_standings_and_their_csv_open_on_the_season_of_the_club_s_date(
+    client, auckland, los_angeles
+):
+    """Summer starts on 27 November: at the same instant Auckland is in it, Los Angeles is not."""
+    for club, _, _ in (auckland, los_angeles):
+        winter = club.seasons.get()
+        Season.objects.filter(pk=winter.pk).update(end=dt.date(2026, 11, 26))
+        Season.objects.create(
+            club=club,
+            name="Summer",
+            start=dt.date(2026, 11, 27),
+            end=dt.date(2027, 2, 28),
+            rule_set=winter.rule_set,
+        )
+    found = {}
+    with frozen(LA_HALF_ELEVEN):
+        for club, secretary, _ in (auckland, los_angeles):
+            response = _as(client, secretary).get(reverse("standings_csv", args=[club.slug]))
+            found[club.slug] = response["Content-Disposition"]
+    assert found == {
+        "auckland": 'attachment; filename="auckland-summer-standings.csv"',
+        "la": 'attachment; filename="la-winter-standings.csv"',
+    }
+
+
 @pytest.mark.parametrize(
     ("instant", "where", "reads"),
     [
