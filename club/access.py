@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
+from club import zones
 from club.models import Club, Membership, Night, Player, Role, RuleSet, Season, Table
 
 P = ParamSpec("P")
@@ -53,6 +54,7 @@ def may_add_players(user: User | AnonymousUser, club: Club) -> bool:
 
 def require(request: HttpRequest, club: Club, power: str) -> None:
     """404 when the user may not see the club at all, 403 when they may see but not do."""
+    zones.activate(club)  # the page's dates and times are the club's
     if can(request.user, club, power):
         return
     if not can(request.user, club, READ):
@@ -88,6 +90,14 @@ def login_if_hidden(view: View) -> View:
             return redirect_to_login(request.get_full_path())
 
     return wrapper
+
+
+def club_or_404(slug: str) -> Club:
+    """The club a URL names, for pages that check who may see it themselves (a signed link, a
+    player's own page); its dates and times are on the club's clock from here on."""
+    club = get_object_or_404(Club, slug=slug)
+    zones.activate(club)
+    return club
 
 
 def get_club(request: HttpRequest, slug: str, power: str = READ) -> Club:
@@ -159,6 +169,7 @@ def club_reader(
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             raise Http404("No such club")
+        zones.activate(club)
         return view(request, club, *args, **kwargs)
 
     return wrapped

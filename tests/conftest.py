@@ -64,11 +64,10 @@ def hoyle(club):
 @pytest.fixture
 def season_now(club, hoyle):
     """A season whose dates contain today, whatever day the tests run (tonight's night)."""
-    from django.utils import timezone
 
     from club.models import Season
 
-    today = timezone.localdate()
+    today = club.today()
     return Season.objects.create(
         club=club,
         name="This season",

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
-from django.utils import timezone
 
 import scoring
 from club.forms.setup import DateInput
@@ -121,7 +120,7 @@ class NightForm(forms.Form):
 
     def __init__(self, *args: Any, club: Club, may_add_players: bool = True, **kwargs: Any) -> None:
         if "initial" not in kwargs:
-            today = timezone.localdate()
+            today = club.today()
             season = season_for(club, today)
             kwargs["initial"] = {"date": today, "season": season.pk if season else None}
         kwargs["initial"].setdefault("form_token", uuid.uuid4())

@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 
 import scoring
+from club import zones
 from club.models import Club, Player, Role, RuleSet, Season, StandingsMethod
 from club.names import normalise_name
 from club.services.setup import player_named
@@ -51,6 +52,7 @@ class ClubSettingsForm(forms.ModelForm):
         model = Club
         fields = [
             "name",
+            "time_zone",
             "unit_kind",
             "currency_symbol",
             "minor_units",
@@ -101,6 +103,17 @@ class ClubSettingsForm(forms.ModelForm):
         # Left out of a post (an older form), the window keeps its value.
         self.fields["correction_minutes"].required = False
         self.fields["odd_tables"].required = False
+        # Left out of a post (an older form), the club keeps its zone.
+        now = self.instance.local_now()
+        self.fields["time_zone"] = zones.TimeZoneField(
+            current=self.instance.time_zone,
+            required=False,
+            help_text="The club's own clock: tonight's date, the times on its pages, emails and "
+            f"sheets. Its time now: {now:%H:%M} on {now:%a %-d %b}.",
+        )
+
+    def clean_time_zone(self) -> str:
+        return self.cleaned_data["time_zone"] or self.instance.time_zone
 
     def clean_odd_tables(self) -> str:
         # Left out of a post (an older form), the draw keeps its odd table size.

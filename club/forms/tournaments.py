@@ -11,7 +11,6 @@ import uuid
 from typing import Any
 
 from django import forms
-from django.utils import timezone
 
 from club.forms.nights import clean_date_and_season, clean_new_names, season_for
 from club.forms.setup import DateInput
@@ -106,7 +105,7 @@ class TournamentForm(_Settings):
     ) -> None:
         self.may_add_players = may_add_players
         if "initial" not in kwargs:
-            today = timezone.localdate()
+            today = club.today()
             season = season_for(club, today)
             kwargs["initial"] = {"date": today, "season": season.pk if season else None}
         kwargs["initial"].setdefault("form_token", uuid.uuid4())

@@ -9,6 +9,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
 
+from club import zones
+
 ORIGIN = re.compile(r"https://[a-z0-9.-]+(:[0-9]{1,5})?")
 
 
@@ -26,7 +28,7 @@ def validate_origins(value: str) -> None:
 
 def validate_time_zone(value: str) -> None:
     """An IANA time zone name ("Europe/London", "Pacific/Auckland") that this server knows."""
-    if value not in zoneinfo.available_timezones():
+    if not zones.is_known(value):
         raise ValidationError(
             "Give a time zone by its IANA name, e.g. Europe/London or America/Los_Angeles "
             "(not: %(value)s).",

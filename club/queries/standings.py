@@ -117,15 +117,14 @@ def club_seasons(club: Club) -> list[Season]:
 
 
 def pick_season(
-    seasons: Sequence[Season], season_id: str | int | None, today: dt.date | None = None
+    seasons: Sequence[Season], season_id: str | int | None, today: dt.date
 ) -> Season | None:
-    """The season asked for (by id), else the current one: the latest to have started by today,
-    else the earliest still to come."""
+    """The season asked for (by id), else the current one: the latest to have started by today
+    (the club's date, `Club.today()`), else the earliest still to come."""
     if season_id not in (None, ""):
         for season in seasons:
             if str(season.pk) == str(season_id):
                 return season
-    today = today or dt.date.today()
     started = [s for s in seasons if s.start <= today]
     if started:
         return started[0]

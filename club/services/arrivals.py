@@ -9,7 +9,6 @@ import secrets
 from django.core import signing
 from django.db import IntegrityError, transaction
 from django.db.models import F, OuterRef, Subquery
-from django.utils import timezone
 
 from club.models import Arrival, Club, Player, Seat
 from club.services.setup import SetupError, add_players
@@ -17,8 +16,9 @@ from club.services.setup import SetupError, add_players
 DOOR_SALT = "club.door"
 
 
-def today() -> dt.date:
-    return timezone.localdate()
+def today(club: Club) -> dt.date:
+    """The club's date: at 23:30 in Auckland the door ticks players in for Auckland's evening."""
+    return club.today()
 
 
 def tick_in(
@@ -27,7 +27,7 @@ def tick_in(
     """The player has arrived (idempotent): (their arrival, whether it is new)."""
     if player.club_id != club.pk:
         raise SetupError(f"{player} is not a player of this club.")
-    date = date or today()
+    date = date or today(club)
     existing = Arrival.objects.filter(club=club, date=date, player=player).first()
     if existing is not None:
         return existing, False
@@ -41,7 +41,7 @@ def tick_in(
 
 def tick_out(club: Club, player: Player, date: dt.date | None = None) -> bool:
     """The player is not here after all (idempotent): whether they had been ticked in."""
-    deleted, _ = Arrival.objects.filter(club=club, date=date or today(), player=player).delete()
+    deleted, _ = Arrival.objects.filter(club=club, date=date or today(club), player=player).delete()
     return bool(deleted)
 
 
@@ -62,7 +62,7 @@ def arrived(club: Club, date: dt.date | None = None) -> list[Player]:
     """The players who have arrived on the date, first arrived first."""
     return [
         a.player
-        for a in Arrival.objects.filter(club=club, date=date or today())
+        for a in Arrival.objects.filter(club=club, date=date or today(club))
         .select_related("player")
         .order_by("arrived_at", "id")
     ]
@@ -70,7 +70,9 @@ def arrived(club: Club, date: dt.date | None = None) -> list[Player]:
 
 def arrived_ids(club: Club, date: dt.date | None = None) -> set[int]:
     return set(
-        Arrival.objects.filter(club=club, date=date or today()).values_list("player_id", flat=True)
+        Arrival.objects.filter(club=club, date=date or today(club)).values_list(
+            "player_id", flat=True
+        )
     )
 
 

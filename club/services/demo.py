@@ -128,7 +128,8 @@ def seed(
     (nothing on today's date, where tonight's night will go), in a season that runs on for
     another quarter. The latest night is left open, the others closed."""
     rng = random.Random(seed)
-    today = today or dt.date.today()
+    # The demo club keeps the field's default zone (Europe/London): its date, not the server's.
+    today = today or Club().today()
     last = today - dt.timedelta(days=1)
     with transaction.atomic():
         club = Club.objects.create(name=name, slug=slug, is_public=True)

@@ -26,6 +26,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import scoring
+from club import zones
 from club.models import Club, Delivery, Hand, Night, NightTotal, Publication, ScoreLine, Seat
 from club.queries.night import Payment, night_summary
 from club.queries.table_sheet import REVOKES, hand_rulings, result_text
@@ -191,6 +192,7 @@ def _season_places(night: Night) -> tuple[dict[int, int], int]:
     return {r["player"]: place for r, place in zip(rows, places, strict=True)}, len(rows)
 
 
+@zones.on_club_clock(lambda delivery, results: results.club)  # "closed at" on the club's clock
 def compose(delivery: Delivery, results: NightResults) -> EmailMessage:
     night, club = results.night, results.club
     player = delivery.player

@@ -54,6 +54,7 @@ def fingerprint(night: Night) -> str:
         club.currency_symbol,
         club.minor_units,
         club.points_label,
+        club.time_zone,  # "closed at" reads on the club's clock
         events["last"],
         events["n"],
         *names.values_list("player_id", "player__name"),

@@ -96,15 +96,16 @@ def find_card(token: str) -> TableCard | None:
 # --- tonight -----------------------------------------------------------------------------------
 
 
-def today() -> dt.date:
-    return timezone.localdate()
+def today(club: Club) -> dt.date:
+    """Tonight is the club's date, on its own clock, not the server's (UTC)."""
+    return club.today()
 
 
 def tonight(club: Club) -> Night | None:
     """Today's club night: the open one if there is one (the latest made), else the latest made
     today, closed. Tournaments are not club nights a card seats."""
     nights = Night.objects.filter(
-        season__club=club, date=today(), tournament__isnull=True
+        season__club=club, date=today(club), tournament__isnull=True
     ).select_related("season", "season__club", "season__rule_set")
     return (
         nights.filter(status=Night.Status.OPEN).order_by("-id").first()
@@ -113,7 +114,7 @@ def tonight(club: Club) -> Night | None:
 
 
 def season_today(club: Club) -> Season | None:
-    date = today()
+    date = today(club)
     return club.seasons.filter(start__lte=date, end__gte=date).order_by("-start").first()
 
 
@@ -131,10 +132,10 @@ def start_tonight(club: Club, user: AbstractBaseUser | None = None) -> Night:
         season = season_today(club)
         if season is None:
             raise ValidationError(
-                f"No season of {club.name} covers {today():%d %b %Y}: the secretary must add "
+                f"No season of {club.name} covers {today(club):%d %b %Y}: the secretary must add "
                 "one in set-up first."
             )
-        date = today()
+        date = today(club)
         token = uuid.uuid5(uuid.NAMESPACE_URL, f"solo-whist:tonight:{club.pk}:{date.isoformat()}")
         if night is not None and night.form_token == token:
             # Tonight's night was opened, then closed: a secretary opens another (or reopens it).

@@ -13,7 +13,7 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 import scoring.draw
-from club import access, ratelimit
+from club import access, ratelimit, zones
 from club.access import login_if_hidden
 from club.models import Arrival, Club
 from club.services import arrivals as arrival_service
@@ -38,7 +38,7 @@ def what_the_draw_makes(club: Club, count: int) -> str:
 
 
 def _context(request: HttpRequest, club: Club) -> dict:
-    date = arrival_service.today()
+    date = arrival_service.today(club)
     here = arrival_service.arrived_ids(club, date)
     return {
         "club": club,
@@ -67,7 +67,7 @@ def arrivals_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Every player as a tick box. POST (without JavaScript): the ticked boxes are who is here."""
     club = access.get_club(request, slug, access.SCORE)
     if request.method == "POST":
-        date = arrival_service.today()
+        date = arrival_service.today(club)
         wanted = {p.pk for p in club.players.filter(pk__in=_ids(request.POST.getlist("here")))}
         had = arrival_service.arrived_ids(club, date)
         for player in club.players.filter(pk__in=wanted - had):
@@ -143,7 +143,8 @@ def club_door(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     club = arrival_service.door_club(slug, token)
     if club is None:
         return render(request, "club/arrivals/door_closed.html", {}, status=404)
-    date = arrival_service.today()
+    zones.activate(club)
+    date = arrival_service.today(club)
     if request.method == "POST":
         verdict = ratelimit.hit(f"club-door:{club.pk}", *DOOR_LIMIT)
         if not verdict.allowed:

@@ -42,7 +42,7 @@ def _leaders(club: Club, ladder: sq.Ladder | None) -> list[dict]:
 def club_home(request: HttpRequest, club: Club) -> HttpResponse:
     """The latest night's results, the current season's leaders and its biggest hands."""
     latest = q.latest_night(club)
-    season = sq.pick_season(sq.club_seasons(club), None)
+    season = sq.pick_season(sq.club_seasons(club), None, club.today())
     ladder = sq.ladder(season) if season else None
     return render(
         request,

@@ -45,7 +45,7 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
     """GET: who is here and a "Draw tables" button. POST `action`: draw (or again), swap (the two
     ticked players of the posted proposal), confirm (creates the night; goes to its links)."""
     club = access.get_club(request, slug, access.MANAGE)
-    date = arrival_service.today()
+    date = arrival_service.today(club)
     action = request.POST.get("action", "")
     try:
         if action in ("draw", "again"):

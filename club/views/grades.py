@@ -3,7 +3,6 @@ contracts against the club, head to head), and the secretary's grade settings pa
 
 from __future__ import annotations
 
-import datetime as dt
 from fractions import Fraction
 from typing import Any
 
@@ -51,7 +50,7 @@ def standings_columns(request: HttpRequest, club: Club, ladder: sq.Ladder) -> di
     if not seen.enabled:
         return {}
     # The grade as at the end of the range: a past season's at its end, the current one's now.
-    until = ladder.date_to or (ladder.season.end if ladder.season.end < dt.date.today() else None)
+    until = ladder.date_to or (ladder.season.end if ladder.season.end < club.today() else None)
     found = gq.ladder_grades(
         club, [r.player_id for r in ladder.rows], ladder.nights, until, seen.min_hands
     )

@@ -11,7 +11,6 @@ from django.contrib import messages
 from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import path
-from django.utils import timezone
 from django.views.decorators.cache import cache_control
 
 from club import access
@@ -33,7 +32,7 @@ def _download(text: str, filename: str, content_type: str) -> HttpResponse:
 @login_if_hidden
 def club_export(request: HttpRequest, slug: str) -> HttpResponse:
     club = access.get_club(request, slug, access.MANAGE)
-    today = timezone.localdate().isoformat()
+    today = club.today().isoformat()
     return _download(export_text(club), f"{club.slug}-{today}.json", "application/json")
 
 

@@ -39,7 +39,9 @@ def own_player(request: HttpRequest, club: Club) -> Player | None:
 def closed_message(night: Night) -> str:
     if night.is_published:
         return f"{night} is closed and its results are published: the settle-up below is final."
-    when = formats.date_format(timezone.localtime(night.publish_after), "j M, H:i")
+    when = formats.date_format(
+        timezone.localtime(night.publish_after, night.season.club.zone), "j M, H:i"
+    )
     return (
         f"{night} is closed: the results are provisional until {when}, while you may still "
         "correct hands; then they are published and the players are told."
@@ -160,7 +162,7 @@ def night_publish(request: HttpRequest, slug: str, night_id: int) -> HttpRespons
 @require_POST
 def debt_pay(request: HttpRequest, slug: str, debt_id: int) -> HttpResponse:
     """Mark a payment paid, in full (no amount) or in part: the secretary, or the payee."""
-    club = get_object_or_404(Club, slug=slug)
+    club = access.club_or_404(slug)
     debt = get_object_or_404(Debt.objects.select_related("payee", "night"), pk=debt_id, club=club)
     can_manage = access.can(request.user, club, access.MANAGE)
     if not can_manage and debt.payee.user_id != request.user.pk:

@@ -21,7 +21,7 @@ def lockout_response(
 ) -> HttpResponse:
     """AXES_LOCKOUT_CALLABLE: every try during a lockout starts its cool-off again, so the time to
     come back is now plus the cool-off."""
-    retry_at = timezone.localtime() + lockouts.cool_off()
+    retry_at = timezone.now() + lockouts.cool_off()  # shown on the server's clock (UTC)
     minutes = int(lockouts.cool_off().total_seconds() // 60)
     return render(
         request,

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from club import access
 from club.forms.ledger import ClaimForm, EmailPreferencesForm
-from club.models import Club, NightTotal, Player, PlayerClaim
+from club.models import NightTotal, Player, PlayerClaim
 from club.queries.money_owed import pay_rows
 from club.services import ledger, results_mail
 from club.views.ledger import own_player
@@ -34,7 +34,7 @@ CLAIM_VALID_FOR = dt.timedelta(hours=24)
 @login_required
 def me(request: HttpRequest, slug: str) -> HttpResponse:
     """My nights, my money owed and my email preferences, for the player linked to this user."""
-    club = get_object_or_404(Club, slug=slug)
+    club = access.club_or_404(slug)
     player = own_player(request, club)
     if player is None:
         if not access.can(request.user, club, access.READ):
@@ -66,7 +66,7 @@ def me(request: HttpRequest, slug: str) -> HttpResponse:
 def unsubscribe(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """The link in every results email: GET asks, POST stops the emails. No login needed: the
     signed token names the player."""
-    club = get_object_or_404(Club, slug=slug)
+    club = access.club_or_404(slug)
     player_id = results_mail.player_from_token(token)
     player = get_object_or_404(Player, pk=player_id or 0, club=club)
     done = False
@@ -85,7 +85,7 @@ def _hash(token: str) -> str:
 
 def claim(request: HttpRequest, slug: str) -> HttpResponse:
     """Ask for a one-time link to claim your player record, sent to the address the club has."""
-    club = get_object_or_404(Club, slug=slug)
+    club = access.club_or_404(slug)
     if not club.players_may_claim:
         raise Http404("This club does not let players claim their records")
     form = ClaimForm(request.POST or None)
@@ -116,7 +116,7 @@ def claim(request: HttpRequest, slug: str) -> HttpResponse:
 
 def claim_confirm(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """The one-time link: link the signed-in account, or create one, to the player record."""
-    club = get_object_or_404(Club, slug=slug)
+    club = access.club_or_404(slug)
     found = (
         PlayerClaim.objects.select_related("player")
         .filter(token_hash=_hash(token), player__club=club)

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
+from club import access
 from club.forms.ledger import PaymentForm
 from club.models import Club, Player
 from club.queries.money_owed import pay_rows
@@ -18,7 +19,7 @@ from club.services import ledger, results_mail
 def _payee(slug: str, token: str) -> tuple[Club, Player]:
     """The club and the player the signed link names; a 404 for a forged, expired or another
     club's link, the same as for a club that does not exist."""
-    club = get_object_or_404(Club, slug=slug)
+    club = access.club_or_404(slug)
     player_id = results_mail.player_from_payee_token(token)
     player = get_object_or_404(Player, pk=player_id or 0, club=club)
     if not ledger.keeps_ledger(club):

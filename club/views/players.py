@@ -41,7 +41,7 @@ def _percent(value: Fraction) -> str:
 def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
     player = club_player(club, player_id)
     seasons = sq.club_seasons(club)
-    season = sq.pick_season(seasons, request.GET.get("season"))
+    season = sq.pick_season(seasons, request.GET.get("season"), club.today())
     context: dict = {"club": club, "player": player, "seasons": seasons, "season": season}
     context.update(ledger_views.player_context(request, club, player))
     if season is None:

@@ -9,7 +9,6 @@ from django.core.cache import cache
 from django.db.models import Count, Max
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.urls import path
-from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags, quote_etag
 
@@ -38,7 +37,7 @@ def night_sheet(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
             "night": night,
             "sheet": sheets.night_sheet(night),
             "sheet_title": f"Settlement sheet · {night}",
-            "printed_at": timezone.localtime(),
+            "printed_at": club.local_now(),
         }
         return render_pdf("club/pdf/night_sheet.html", context, request)
 
@@ -84,7 +83,7 @@ def score_cards(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
         # Each table's link as a QR code, when a secretary prints the cards of an open night.
         "qr_codes": table_qr_codes(request, club, night),
         "sheet_title": f"Score cards · {night}",
-        "printed_at": timezone.localtime(),
+        "printed_at": club.local_now(),
     }
     pdf = render_pdf("club/pdf/score_cards.html", context, request)
     if key is not None:
@@ -103,7 +102,7 @@ def standings_sheet(request: HttpRequest, club: Club) -> HttpResponse:
         "season": ladder.season,
         "sheet": sheets.standings_sheet(club, ladder),
         "sheet_title": f"Standings · {ladder.season}",
-        "printed_at": timezone.localtime(),
+        "printed_at": club.local_now(),
     }
     name = file_name(
         "standings",
@@ -118,7 +117,7 @@ def standings_sheet(request: HttpRequest, club: Club) -> HttpResponse:
 def player_statement(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
     """The player page's season (?season=) for one player, to hand to them."""
     player = access.club_player(club, player_id)
-    season = sq.pick_season(sq.club_seasons(club), request.GET.get("season"))
+    season = sq.pick_season(sq.club_seasons(club), request.GET.get("season"), club.today())
     if season is None:
         raise Http404("This club has no seasons yet")
     context = {
@@ -126,7 +125,7 @@ def player_statement(request: HttpRequest, club: Club, player_id: int) -> HttpRe
         "season": season,
         "statement": sheets.player_statement(club, season, player),
         "sheet_title": f"Statement · {player.name} · {season}",
-        "printed_at": timezone.localtime(),
+        "printed_at": club.local_now(),
     }
     name = file_name("statement", player.name, season.name)
     return sheet_response("club/pdf/player_statement.html", context, name, request)

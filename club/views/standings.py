@@ -70,7 +70,7 @@ def standings_for(request: HttpRequest, club: Club) -> StandingsPage:
     seasons = q.club_seasons(club)
     form = RangeForm(request.GET, seasons)
     form.is_valid()
-    season = q.pick_season(seasons, form.cleaned_data.get("season"))
+    season = q.pick_season(seasons, form.cleaned_data.get("season"), club.today())
     if season is None:
         return StandingsPage(None, seasons, form, None)
     dates = form.cleaned_data if not form.non_field_errors() else {}  # reversed: the season

@@ -18,7 +18,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from club import access, ratelimit
+from club import access, ratelimit, zones
 from club.access import login_if_hidden
 from club.models import Club, Night, Player, Seat, TableCard
 from club.names import normalise_name
@@ -152,6 +152,7 @@ def card_page(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, NOT_FOUND, {}, status=404)
     club = card.club
     note_club(request, club.slug)
+    zones.activate(club)
     night = card_service.tonight(club)
     if night is None:
         return _no_night(request, card)
@@ -219,6 +220,7 @@ def card_open_night(request: HttpRequest, token: str) -> HttpResponse:
     if card is None:
         return render(request, NOT_FOUND, {}, status=404)
     note_club(request, card.club.slug)
+    zones.activate(card.club)
     if not card.club.first_card_opens_night:
         messages.error(request, "Only the secretary can start tonight's night at this club.")
     else:

@@ -26,7 +26,7 @@ from django.urls import path, reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
 
-from club import access, ratelimit
+from club import access, ratelimit, zones
 from club.access import login_if_hidden
 from club.forms.table_links import ConfirmHandForm, DeviceForm
 from club.models import Club, Hand, Night, Player, Table, TableLink
@@ -92,6 +92,7 @@ def by_link(view: Callable[..., HttpResponse]) -> LinkView:
             return _not_found(request)
         route = _route(request, link, token)
         note_club(request, route.club.slug)  # for the request's log line
+        zones.activate(route.club)
         if request.method == "POST" and getattr(view, "counts_as_write", True):
             verdict = ratelimit.hit(f"table-link:{link.token_hash}", WRITE_LIMIT, WRITE_WINDOW)
             if not verdict.allowed:

@@ -21,7 +21,6 @@ from django.db.models.functions import Lower
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
-from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -49,7 +48,7 @@ def _tournament(
 ) -> tuple[Club, Tournament]:
     """The club's tournament; reading a public tournament needs no login. Another club's
     tournament is a 404 whatever the user's roles."""
-    club = get_object_or_404(Club, slug=slug)
+    club = access.club_or_404(slug)
     tournament = get_object_or_404(
         Tournament.objects.select_related(
             "night", "night__season", "night__season__rule_set", "director"
@@ -400,7 +399,7 @@ def _sheet_context(club: Club, tournament: Tournament, title: str, **extra: Any)
         "rule_set": rule_set,
         "stakes": stakes(rule_set.name, rule_set.rules),
         "sheet_title": title,
-        "printed_at": timezone.localtime(),
+        "printed_at": club.local_now(),
         **extra,
     }
 

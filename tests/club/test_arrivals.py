@@ -22,7 +22,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture(autouse=True)
 def _tonight(monkeypatch):
-    monkeypatch.setattr(arrivals, "today", lambda: TONIGHT)
+    monkeypatch.setattr(arrivals, "today", lambda club: TONIGHT)
 
 
 def test_ticking_in_twice_keeps_one_arrival_and_ticking_out_removes_it(club, players):

@@ -5,7 +5,6 @@ date (a night open today greets the first "New club night" with "Already playing
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 import pytest
@@ -32,7 +31,7 @@ def test_every_player_has_an_example_address(demo):
 
 
 def test_nothing_is_open_and_nothing_is_on_todays_date(demo, client):
-    today = dt.date.today()
+    today = demo.today()
     assert not Night.objects.filter(season__club=demo, status=Night.Status.OPEN).exists()
     assert not Night.objects.filter(season__club=demo, date=today).exists()
     # So the first night set up tonight goes straight through, its season found by the date.

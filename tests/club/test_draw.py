@@ -27,8 +27,8 @@ TONIGHT = dt.date(2026, 11, 25)
 
 @pytest.fixture(autouse=True)
 def _tonight(monkeypatch):
-    monkeypatch.setattr(arrivals, "today", lambda: TONIGHT)
-    monkeypatch.setattr(table_cards, "today", lambda: TONIGHT)
+    monkeypatch.setattr(arrivals, "today", lambda club: TONIGHT)
+    monkeypatch.setattr(table_cards, "today", lambda club: TONIGHT)
 
 
 def _field(club, n: int) -> list[Player]:

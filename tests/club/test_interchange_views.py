@@ -101,7 +101,7 @@ def test_export_downloads_the_whole_club(secretary, night, table4):
     play(table4, secretary, [{"contract": "solo", "declarer": "Bob", "tricks": 6}])
     response = client_for(secretary).get(u("club_export"))
     assert response["Content-Type"] == "application/json"
-    today = dt.date.today().isoformat()
+    today = night.season.club.today().isoformat()
     assert response["Content-Disposition"] == f'attachment; filename="crown-{today}.json"'
     document = json.loads(response.content)
     check_schema(document)

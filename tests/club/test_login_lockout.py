@@ -38,6 +38,7 @@ def test_five_wrong_passwords_lock_the_user_name_even_for_the_right_one(client, 
         f"Try again after {retry + dt.timedelta(minutes=1):%H:%M}" in text
     )
     assert "in 15 minutes" in text
+    assert " UTC</strong>" in text  # before the log-in, no club's clock is known: the server's
     assert "_auth_user_id" not in client.session
 
 

@@ -11,7 +11,6 @@ from django.db import connection
 from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 from django.urls import NoReverseMatch, reverse
-from django.utils import timezone
 
 import scoring
 from club.models import AuditEvent, Club, Night, Player, ScoreLine, Season
@@ -145,7 +144,7 @@ def test_the_season_defaults_to_the_one_containing_the_date(
 
 
 def test_the_form_opens_on_today_and_todays_season(scorer_client, club, hoyle, season, players):
-    today = timezone.localdate()
+    today = club.today()
     current = Season.objects.create(
         club=club,
         name="This year",

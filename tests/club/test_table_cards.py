@@ -16,7 +16,6 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 from pypdf import PdfReader
 
 from club.models import AuditEvent, Hand, Night, Table, TableCard, TableLink
@@ -153,7 +152,7 @@ def test_the_card_page_asks_who_sits_recent_players_first(client, club, players,
     # Fay and Cat played at the club's last night: they come first, then everyone else.
     create_night(
         tonight.season,
-        timezone.localdate() - dt.timedelta(days=7),
+        club.today() - dt.timedelta(days=7),
         [([players[5], players[2], players[7]], 0)],
     )
     page = text(client.get(card_url(card3)))
@@ -212,7 +211,7 @@ def test_a_second_phone_scanning_a_seated_card_goes_to_the_same_table(
 
 def test_a_card_seats_its_own_number_or_the_next_free_one(club, players, secretary, season_now):
     # The secretary set up table 1 by hand; card 3 then seats table 3, and card 1 table 4.
-    night = create_night(season_now, timezone.localdate(), [(players[:3], 0)])
+    night = create_night(season_now, club.today(), [(players[:3], 0)])
     one, _two, three = cards.issue_cards(club, secretary, 3)
     assert cards.seat_table(three, night, players[3:6]).table.number == 3
     assert cards.seat_table(one, night, players[6:9]).table.number == 4
@@ -359,7 +358,7 @@ def test_a_public_club_with_no_night_open_shows_its_latest_results(
 ):
     club.is_public = True
     club.save()
-    last = create_night(season_now, timezone.localdate() - dt.timedelta(days=7), [(players[:4], 0)])
+    last = create_night(season_now, club.today() - dt.timedelta(days=7), [(players[:4], 0)])
     close_night(last, secretary)
     response = client.get(card_url(card3))
     assert reverse("night_detail", args=[club.slug, last.pk]) in response.content.decode()
@@ -372,7 +371,7 @@ def test_the_first_card_scanned_opens_tonight_when_the_club_allows(client, club,
     assert "Open tonight's night" in page
     response = client.post(card_url(card3, "card_open_night"), follow=True)
     night = Night.objects.get()
-    assert (night.date, night.status, night.season) == (timezone.localdate(), "open", season_now)
+    assert (night.date, night.status, night.season) == (club.today(), "open", season_now)
     assert "Who sits at Table 3?" in text(response)
     client.post(card_url(card3, "card_open_night"))
     assert Night.objects.count() == 1
@@ -389,12 +388,12 @@ def test_start_tonight_is_idempotent_and_reuses_an_open_night(club, secretary, s
 def test_start_tonight_returns_a_night_the_secretary_set_up_today(
     club, secretary, players, season_now
 ):
-    made = create_night(season_now, timezone.localdate(), [(players[:4], 0)])
+    made = create_night(season_now, club.today(), [(players[:4], 0)])
     assert cards.start_tonight(club, secretary) == made
 
 
 def test_start_tonight_without_a_season_says_so(club, secretary, season):
-    season.start = season.end = timezone.localdate() - dt.timedelta(days=400)
+    season.start = season.end = club.today() - dt.timedelta(days=400)
     season.save()
     with pytest.raises(ValidationError, match="No season of Crown & Anchor Solo School covers"):
         cards.start_tonight(club, secretary)

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.urls import reverse
-from django.utils import timezone
 
 from club.models import Club, Night, Tournament
 from club.services import table_links
@@ -106,7 +105,7 @@ def _log_in(page: Page, base: str) -> None:
 
 def _night_in_play(club: Club) -> Night:
     """Tonight's night: two tables of the demo's regulars, six hands played at the first."""
-    today = timezone.localdate()
+    today = club.today()
     existing = Night.objects.filter(season__club=club, date=today).first()
     if existing is not None:
         return existing
