@@ -156,6 +156,7 @@ def _rulings_by_player(night: Night) -> dict[int, list[str]]:
             Q(outcome__in=[scoring.Outcome.VOID, scoring.Outcome.MISDEAL])
             | ~Q(penalty="")
             | Q(revokes__isnull=False)
+            | ~Q(wrong_cards=[])
         )
         .distinct()
         .select_related("table", "penalty_by", "rule_set")
