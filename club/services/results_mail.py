@@ -30,6 +30,7 @@ from club.models import Club, Delivery, Hand, Night, NightTotal, Publication, Sc
 from club.queries.night import Payment, night_summary
 from club.queries.table_sheet import REVOKES, hand_rulings, result_text
 from club.services import ledger
+from club.services.statement_mail import statement_attachment
 from scoring.standings import competition_ranks
 
 MAX_ATTEMPTS = 5
@@ -218,7 +219,7 @@ def compose(delivery: Delivery, results: NightResults) -> EmailMessage:
     }
     subject = render_to_string("club/email/result_subject.txt", context).strip()
     body = render_to_string("club/email/result.txt", context)
-    return EmailMessage(
+    message = EmailMessage(
         subject=" ".join(subject.split()),
         body=body,
         to=[delivery.email],
@@ -227,6 +228,12 @@ def compose(delivery: Delivery, results: NightResults) -> EmailMessage:
             "Auto-Submitted": "auto-generated",
         },
     )
+    # The player's statement for the season, money owed included, as a PDF.
+    balance = mine.balance if mine is not None else None
+    attachment = statement_attachment(club, night.season, player, balance)
+    if attachment is not None:
+        message.attach(*attachment)
+    return message
 
 
 # Sending ---------------------------------------------------------------------------------------
