@@ -151,3 +151,24 @@ def test_a_file_naming_a_stranger_as_holding_the_wrong_cards_is_refused(
         ImportRefused, match="'wrong_cards' names \"Zed\", who is not at this table"
     ):
         import_document(read(json.dumps(document)), user=secretary)
+
+
+def test_a_correction_that_clears_the_wrong_cards_scores_the_play_again(table4, players, secretary):
+    """Entered as cards wrongly divided by mistake: cleared, the hand pays on its tricks."""
+    from club.services.hands import update_hand
+
+    ann, bob, cat, dan = players[:4]
+    hand = record_hand(
+        table4,
+        HandEntry(dealer=ann, contract="solo", declarer=ann, tricks=3, wrong_cards=(bob,)),
+        secretary,
+    )
+    assert db_amounts(hand) == {"Ann": 18, "Bob": -18, "Cat": 0, "Dan": 0}
+    fixed = update_hand(
+        hand,
+        HandEntry(dealer=ann, contract="solo", declarer=ann, tricks=3),
+        secretary,
+        hand.version,
+    )
+    assert fixed.wrong_cards == []
+    assert db_amounts(fixed) == {"Ann": -24, "Bob": 8, "Cat": 8, "Dan": 8}  # 6d. + 2 under at 1d.
