@@ -56,6 +56,10 @@ class Hand:
     penalty_by: str | None = None  # the defender who committed it
     trump: Trump | str | None = None  # the suit an abundance names
     turned_suit: Trump | str | None = None  # the suit the dealer turned up, if recorded
+    # Found after the first call: who held the wrong number of cards (Hoyle's Games Modernized,
+    # Solo Whist, A Digest of the Laws: "Should the cards be improperly divided ..."). Found
+    # before the first call it is a fresh deal instead: the contract MISDEAL.
+    wrong_cards: Sequence[str] = ()
 
     @property
     def all_revokes(self) -> tuple[str, ...]:
@@ -76,6 +80,7 @@ class Result:
     notes: tuple[str, ...] = field(default=())
     outcome: Outcome | None = None  # None: worked out from the other fields, for old callers
     penalty: Penalty | None = None
+    wrong_cards: bool = False  # decided by who held the wrong number of cards, not by the play
 
     @property
     def kind(self) -> Outcome:
@@ -97,6 +102,8 @@ class Result:
                 AllPassed.GOULASH: "All passed: goulash",
                 AllPassed.GENERAL_MISERE: "General misère",
             }[self.all_passed or AllPassed.REDEAL]
+        if self.wrong_cards:
+            return ("Won" if self.made else "Lost") + ": cards wrongly divided"
         if self.made:
             text = "Made"
             if self.over_tricks:
@@ -158,11 +165,36 @@ def _check_revokes(hand: Hand, players: tuple[str, ...]) -> tuple[str, ...]:
     return revokes
 
 
+def _check_wrong_cards(hand: Hand, players: tuple[str, ...]) -> tuple[str, ...]:
+    if isinstance(hand.wrong_cards, str):
+        raise InvalidHand("List who held the wrong number of cards, one name each, not one name")
+    wrong = tuple(hand.wrong_cards)
+    for who in wrong:
+        _check_at_table(players, who, "player with the wrong number of cards")
+    if len(set(wrong)) != len(wrong):
+        raise InvalidHand("Name each player who held the wrong number of cards once")
+    if not wrong:
+        return wrong
+    if hand.contract == MISDEAL or _is_all_passed(hand.contract):
+        raise InvalidHand(
+            "Cards wrongly divided cost money only once a contract is called: found before the "
+            "first call (or when all passed) it is a fresh deal, so enter Cards wrongly dealt and "
+            "leave who held the wrong number empty"
+        )
+    if hand.all_revokes or hand.penalty is not None or hand.penalty_by is not None:
+        raise InvalidHand(
+            "Cards wrongly divided decide the hand whatever happened in the play: leave the "
+            "revokes and penalties empty"
+        )
+    return wrong
+
+
 def validate(hand: Hand, rules: RuleSet) -> Contract | None:
     """Check that the hand can happen; returns its contract (None when all passed or the cards
     were wrongly dealt)."""
     players = _check_players(hand.players)
     revokes = _check_revokes(hand, players)
+    wrong = _check_wrong_cards(hand, players)
     turned = _suit(hand.turned_suit, "the suit turned up")
     if turned is not None:
         if not rules.record_turned_suit:
@@ -218,6 +250,8 @@ def validate(hand: Hand, rules: RuleSet) -> Contract | None:
     elif hand.partner is not None:
         raise InvalidHand(f"Only Prop & Cop has a partner; {contract.display_name} is played alone")
     _check_trump(contract, _suit(hand.trump, "the trumps named"), turned, rules)
+    if wrong and hand.tricks is None:
+        return contract  # found during the play: the tricks do not matter
     if hand.penalty is not None or hand.penalty_by is not None:
         _check_penalty(hand, contract, players, revokes)
         if hand.tricks is None:
@@ -301,6 +335,8 @@ def score_hand(hand: Hand, rules: RuleSet) -> Result:
 
     if hand.penalty is not None:
         return _score_penalty(hand, contract, players, defenders, rules)
+    if hand.wrong_cards:
+        return _score_wrong_cards(hand, contract, players, declaring, defenders, rules)  # type: ignore[arg-type]
 
     # Digest of the Laws (Hoyle): "No revoking player or partnership can win a declaration"; "The
     # penalty for every revoke is the loss of three tricks from the score of the revoking side";
@@ -437,6 +473,60 @@ def _score_penalty(
         notes=(f"{hand.penalty_by} {penalty.display_name}: the stakes are claimed",),
         outcome=Outcome.PLAYED,
         penalty=penalty,
+    )
+
+
+def _score_wrong_cards(
+    hand: Hand,
+    contract: Contract,
+    players: tuple[str, ...],
+    declaring: tuple[str, ...],
+    defenders: tuple[str, ...],
+    rules: RuleSet,
+) -> Result:
+    """Hoyle's Games Modernized, Solo Whist, A Digest of the Laws: "Should the cards be
+    improperly divided, the declaring hand or hands win the stakes if their own cards are
+    correct, and any person or partnership with the incorrect number of cards must, whatever has
+    happened, lose the stake". The stake is the contract's, with no over- or under-tricks
+    ("whatever has happened": the tricks do not count).
+
+    Declaring side correct: it wins as if it had made the contract, and the defenders who held
+    the wrong number pay their side's stakes between them (as "the actual offender pays" for a
+    revoke; the first named pays an odd unit). Declaring side wrong: it loses as if it had
+    failed, paying each defender whose cards were correct; a defender who also held the wrong
+    number loses his stake too, so he is paid nothing."""
+    wrong = tuple(hand.wrong_cards)
+    value = rules.stake(contract).base * rules.stake_unit
+    declaring_correct = not any(p in wrong for p in declaring)
+    amounts = dict.fromkeys(players, 0)
+    if rules.payment is Payment.WINNER_ONLY:
+        if declaring_correct:
+            for p in declaring:
+                amounts[p] = value
+    elif declaring_correct:
+        total = value * len(defenders)
+        for p, share in _shares(total, [p for p in declaring]).items():
+            amounts[p] += share
+        for offender, share in _shares(total, [p for p in wrong if p in defenders]).items():
+            amounts[offender] -= share
+    else:
+        paid = [p for p in defenders if p not in wrong]
+        for p in paid:
+            amounts[p] = value
+        if paid:
+            for p, share in _shares(value * len(paid), list(declaring)).items():
+                amounts[p] -= share
+    return Result(
+        contract=contract,
+        made=declaring_correct,
+        over_tricks=0,
+        under_tricks=0,
+        amounts=amounts,
+        tricks_counted=hand.tricks,
+        stake=value,
+        notes=(f"{_names(wrong)} held the wrong number of cards",),
+        outcome=Outcome.PLAYED,
+        wrong_cards=True,
     )
 
 

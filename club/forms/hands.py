@@ -19,6 +19,7 @@ from django.forms.boundfield import BoundField
 from django.http import QueryDict
 
 import scoring
+from club.forms.wrong_cards import WrongCardsField
 from club.models import Hand, Player, Table
 from club.names import short_names
 from club.queries.rulings import rulings_text
@@ -141,6 +142,7 @@ MORE_FIELDS = (
     "third_revoke_by",
     "penalty",
     "penalty_by",
+    "wrong_cards",
     "turned_suit",
     "dealer",
     "notes",
@@ -193,6 +195,7 @@ class HandForm(forms.Form):
         "third_revoke_by",
         "penalty",
         "penalty_by",
+        "wrong_cards",
         "last_trick_by",
         "dealer",
         "notes",
@@ -270,6 +273,7 @@ class HandForm(forms.Form):
         self.fields["penalty_by"] = PlayerField(
             self.players, label="Penalty incurred by", empty_label="— nobody —", required=False
         )
+        self.fields["wrong_cards"] = WrongCardsField(self.players)
         if rules.record_turned_suit:
             self.fields["turned_suit"] = forms.ChoiceField(
                 label="Suit turned up", choices=SUIT_CHOICES, required=False
@@ -349,6 +353,7 @@ class HandForm(forms.Form):
             "third_revoke_by": playing,
             "penalty": [m for m in MISERES if m in playing],
             "penalty_by": [m for m in MISERES if m in playing],
+            "wrong_cards": playing,
             "turned_suit": [NO_CONTRACT, *playing, scoring.ALL_PASSED],
             "last_trick_by": [scoring.ALL_PASSED],
         }
@@ -528,7 +533,8 @@ class HandForm(forms.Form):
             if data.get("declarer") is None and "declarer" not in self.errors:
                 self.add_error("declarer", f"Choose who declared the {contract.display_name}.")
             self._clean_penalty(contract, data)
-            claimed = bool(data.get("penalty"))  # the misère ended on the penalty: no tricks
+            # The misère ended on the penalty, or the cards decided it: no tricks needed.
+            claimed = bool(data.get("penalty") or data.get("wrong_cards"))
             if data.get("tricks") is None and "tricks" not in self.errors and not claimed:
                 self.add_error("tricks", "Enter the tricks the declaring side won (0 to 13).")
             if contract is scoring.Contract.PROP_COP:
@@ -592,6 +598,7 @@ class HandForm(forms.Form):
             penalty=data.get("penalty") or "",
             penalty_by=data.get("penalty_by"),
             turned_suit=data.get("turned_suit") or "",
+            wrong_cards=tuple(data.get("wrong_cards") or ()),
         )
         try:
             self.scored = hand_service.score_entry(self.table, entry, self.rules)
@@ -626,6 +633,7 @@ class HandForm(forms.Form):
             [p.name for p in self.entry.all_revokes],
             self.entry.penalty,
             self.entry.penalty_by.name if self.entry.penalty_by else None,
+            [p.name for p in self.entry.wrong_cards],
         )
         return f"{text}; {words}" if words else text
 
@@ -777,6 +785,7 @@ def edit_hand_form(hand: Hand, data: Mapping[str, Any] | None = None) -> EditHan
         **{name: pk(p) for name, p in zip(REVOKE_FIELDS, revoke_players(hand), strict=False)},
         "penalty": hand.penalty,
         "penalty_by": pk(hand.penalty_by),
+        "wrong_cards": [str(pk) for pk in hand.wrong_cards or ()],
         "turned_suit": hand.turned_suit,
         "last_trick_by": pk(hand.last_trick_by),
         "dealer": pk(hand.dealer),

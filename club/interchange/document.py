@@ -52,8 +52,9 @@ HAND_KEYS = (
     "notes",
     "amounts",
 )
-# Version 2: several revokes, a penalty against a misère, the suit turned up.
-HAND_KEYS_V2 = (*HAND_KEYS, "revokes", "penalty", "penalty_by", "turned_suit")
+# Version 2: several revokes, a penalty against a misère, the suit turned up; and (optional, a
+# later addition) who held the wrong number of cards when it was found after the first call.
+HAND_KEYS_V2 = (*HAND_KEYS, "revokes", "penalty", "penalty_by", "turned_suit", "wrong_cards")
 # Version 2's rule-set options, which a version-1 file cannot hold.
 RULES_KEYS_V2 = ("stake_unit", "redeal_by", "record_turned_suit", "abundance_in_turned_suit")
 NO_EXTRA_TRICKS = tuple(c.value for c in scoring.Contract if not c.info.counts_extra_tricks)
@@ -130,6 +131,7 @@ class HandData:
     penalty: str = ""
     penalty_by: str | None = None
     turned_suit: str = ""
+    wrong_cards: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -745,6 +747,7 @@ class _Reader:
         revokes = self.revokes(data, where, seats, names["revoke_by"])
         penalty = self.choice(data, "penalty", where, PENALTIES)
         turned_suit = self.choice(data, "turned_suit", where, SUITS)
+        wrong_cards = self.wrong_cards(data, where, seats)
         if dealer is None or number is None or contract is None:
             return None
         return HandData(
@@ -764,7 +767,31 @@ class _Reader:
             penalty=penalty,
             penalty_by=names["penalty_by"],
             turned_suit=turned_suit,
+            wrong_cards=wrong_cards,
         )
+
+    def wrong_cards(self, data: dict[str, Any], where: str, seats: list[str]) -> list[str]:
+        """Who held the wrong number of cards: a list of names at the table, each once."""
+        value = data.get("wrong_cards")
+        if value is None:
+            return []
+        if not isinstance(value, list) or len(value) > len(seats):
+            self.problem(where, "'wrong_cards' must list who held the wrong number of cards")
+            return []
+        found: list[str] = []
+        for name in value:
+            player = self.names.get(name_key(name)) if isinstance(name, str) else None
+            if player is None or player not in seats:
+                self.problem(
+                    where,
+                    f"'wrong_cards' names {shown(name)}, who is not at this table "
+                    f"(seats: {', '.join(seats)})",
+                )
+            elif player in found:
+                self.problem(where, f"'wrong_cards' names {shown(name)} twice")
+            else:
+                found.append(player)
+        return found
 
     def revokes(
         self, data: dict[str, Any], where: str, seats: list[str], one: str | None

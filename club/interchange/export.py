@@ -131,6 +131,7 @@ def export_document(
         "penalty",
         "penalty_by_id",
         "turned_suit",
+        "wrong_cards",
     )
     revokes: dict[int, list[int]] = defaultdict(list)
     for hand_id, player_id in (
@@ -169,6 +170,8 @@ def export_document(
             notes=hand["notes"],
             amounts={names[p]: lines[p] for p in seated if p in lines},
         )
+        if hand["wrong_cards"]:  # an optional key: written only for a hand that has it
+            entry["wrong_cards"] = [names[p] for p in hand["wrong_cards"]]
         return entry
 
     night_entries = []

@@ -518,6 +518,7 @@ class _Writer:
                 penalty=data_hand.penalty,
                 penalty_by=player(data_hand.penalty_by),
                 turned_suit=data_hand.turned_suit,
+                wrong_cards=tuple(players[name_key(n)] for n in data_hand.wrong_cards),
             )
             try:
                 scored = score_entry(table, entry, rules, seats=seated)

@@ -56,6 +56,9 @@ class Hand(models.Model):
     penalty_by = models.ForeignKey(
         "club.Player", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
+    # Cards improperly divided, found after the first call: the ids of the players who held the
+    # wrong number (Hoyle's Digest of the Laws); they lose the stake whatever the tricks.
+    wrong_cards = models.JSONField(default=list, blank=True)
     turned_suit = models.CharField(
         max_length=10, choices=SUIT_CHOICES, blank=True, help_text="The suit the dealer turned up."
     )
@@ -112,7 +115,10 @@ class Hand(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(contract__in=NO_CONTRACT)
-                | (Q(declarer__isnull=False) & (Q(tricks__isnull=False) | ~Q(penalty=""))),
+                | (
+                    Q(declarer__isnull=False)
+                    & (Q(tricks__isnull=False) | ~Q(penalty="") | ~Q(wrong_cards=[]))
+                ),
                 name="hand_contract_has_declarer_and_tricks",
             ),
             models.CheckConstraint(
@@ -122,7 +128,12 @@ class Hand(models.Model):
             ),
             models.CheckConstraint(
                 condition=~Q(contract__in=NO_CONTRACT)
-                | (Q(declarer__isnull=True) & Q(tricks__isnull=True) & Q(penalty="")),
+                | (
+                    Q(declarer__isnull=True)
+                    & Q(tricks__isnull=True)
+                    & Q(penalty="")
+                    & Q(wrong_cards=[])
+                ),
                 name="hand_no_contract_no_declarer",
             ),
             models.CheckConstraint(

@@ -322,6 +322,10 @@ class Statement:
     position: sq.Row | None  # the player's line in the season's standings
     ranked: int  # players ranked (qualified) in the standings
     provisional: bool
+    # Money owed on the club's ledger, everything not yet marked paid (+: owed to the player;
+    # -: the player owes); None for a points club, or when the caller did not ask.
+    balance: int | None = None
+    balance_text: str = ""
 
 
 def _all_nights(season: Season, player: Player) -> list[pq.NightResult]:
@@ -333,8 +337,11 @@ def _all_nights(season: Season, player: Player) -> list[pq.NightResult]:
     return nights[::-1]
 
 
-def player_statement(club: Club, season: Season, player: Player) -> Statement:
-    """A player's nights and totals for a season, with the player page's figures."""
+def player_statement(
+    club: Club, season: Season, player: Player, balance: int | None = None
+) -> Statement:
+    """A player's nights and totals for a season, with the player page's figures, and the money
+    owed on the ledger when the caller gives the `balance`."""
 
     def money(value: int) -> str:
         return club.format_amount(value, signed=True)
@@ -381,4 +388,16 @@ def player_statement(club: Club, season: Season, player: Player) -> Statement:
         position=position,
         ranked=len(ladder.qualified),
         provisional=open_nights(season, None, None),
+        balance=balance,
+        balance_text=_balance_text(club, balance),
     )
+
+
+def _balance_text(club: Club, balance: int | None) -> str:
+    if balance is None:
+        return ""
+    if balance > 0:
+        return f"owed {club.format_amount(balance)}"
+    if balance < 0:
+        return f"owes {club.format_amount(-balance)}"
+    return "square"

@@ -18,6 +18,7 @@ from club.models import Hand, Player, Revoke, ScoreLine, Seat, Table
 from club.models.hands import NO_CONTRACT
 from club.names import short_names
 from club.queries.rulings import rulings_text
+from club.queries.wrong_cards import wrong_card_names
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,7 @@ def result_text(hand: Hand, rules: scoring.RuleSet) -> str:
         all_passed=rules.all_passed,
         # No "(revoke)" or "(penalty)" here: the rulings beside the result name who and what.
         outcome=scoring.Outcome(hand.outcome),
+        wrong_cards=bool(hand.wrong_cards),
     )
     text = result.summary
     if hand.last_trick_by is not None:
@@ -132,7 +134,10 @@ def _revokers(hand: Hand) -> list[str]:
 def hand_rulings(hand: Hand) -> str:
     """The hand's rulings in words: its revokes and any penalty against a misère."""
     return rulings_text(
-        _revokers(hand), hand.penalty, hand.penalty_by.name if hand.penalty_by else None
+        _revokers(hand),
+        hand.penalty,
+        hand.penalty_by.name if hand.penalty_by else None,
+        wrong_card_names(hand),
     )
 
 
@@ -231,7 +236,7 @@ def saved_row(
         hand=hand,
         cells=cells,
         result=result_text(hand, hand.rule_set.rules),
-        rulings=rulings_text(revokers, hand.penalty, penalty_by),
+        rulings=rulings_text(revokers, hand.penalty, penalty_by, wrong_card_names(hand)),
         shorts=seat_shorts([seat.player for seat in seats]),
     )
 

@@ -25,6 +25,7 @@ from club.models import (
     TableLink,
 )
 from club.queries.table_state import table_state
+from club.queries.wrong_cards import wrong_card_names
 from club.services import grades, publish
 from club.services.ladder import ladder_amounts
 from club.services.locks import NightGone, lock_night
@@ -68,6 +69,7 @@ class HandEntry:
     penalty: str = ""  # against a misère: scoring.Penalty's key
     penalty_by: Player | None = None
     turned_suit: str = ""
+    wrong_cards: tuple[Player, ...] = ()  # held the wrong number of cards, found after a call
 
     @property
     def all_revokes(self) -> tuple[Player, ...]:
@@ -87,6 +89,7 @@ class HandEntry:
             penalty_by=_key(self.penalty_by),
             trump=self.trump or None,
             turned_suit=self.turned_suit or None,
+            wrong_cards=tuple(_key(p) for p in self.wrong_cards),
         )
 
 
@@ -147,6 +150,7 @@ def score_entry(
         *(("player who revoked", p) for p in entry.all_revokes),
         ("player who incurred the penalty", entry.penalty_by),
         ("player who took the last trick", entry.last_trick_by),
+        *(("player with the wrong number of cards", p) for p in entry.wrong_cards),
     ):
         if who is not None and sitting_out is not None and who.pk == sitting_out.pk:
             raise scoring.InvalidHand(f"{who} sits out this hand, so cannot be the {role}")
@@ -230,6 +234,7 @@ def snapshot(hand: Hand, scored: ScoredHand | None = None) -> dict[str, Any]:
         "trump": hand.trump,
         "notes": hand.notes,
         "amounts": amounts,
+        **({"wrong_cards": wrong_card_names(hand)} if hand.wrong_cards else {}),
     }
 
 
@@ -292,6 +297,8 @@ def apply_result(hand: Hand, scored: ScoredHand) -> None:
     hand.over_tricks = result.over_tricks
     hand.under_tricks = result.under_tricks
     hand._revoke_players = entry.all_revokes  # type: ignore[attr-defined]
+    hand.wrong_cards = [p.pk for p in entry.wrong_cards]
+    hand._wrong_card_players = entry.wrong_cards  # type: ignore[attr-defined]
 
 
 def revoke_rows(hand: Hand, entry: HandEntry) -> list[Revoke]:

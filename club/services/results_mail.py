@@ -31,6 +31,7 @@ from club.models import Club, Delivery, Hand, Night, NightTotal, Publication, Sc
 from club.queries.night import Payment, night_summary
 from club.queries.table_sheet import REVOKES, hand_rulings, result_text
 from club.services import ledger
+from club.services.statement_mail import statement_attachment
 from scoring.standings import competition_ranks
 
 MAX_ATTEMPTS = 5
@@ -157,6 +158,7 @@ def _rulings_by_player(night: Night) -> dict[int, list[str]]:
             Q(outcome__in=[scoring.Outcome.VOID, scoring.Outcome.MISDEAL])
             | ~Q(penalty="")
             | Q(revokes__isnull=False)
+            | ~Q(wrong_cards=[])
         )
         .distinct()
         .select_related("table", "penalty_by", "rule_set")
@@ -219,7 +221,7 @@ def compose(delivery: Delivery, results: NightResults) -> EmailMessage:
     }
     subject = render_to_string("club/email/result_subject.txt", context).strip()
     body = render_to_string("club/email/result.txt", context)
-    return EmailMessage(
+    message = EmailMessage(
         subject=" ".join(subject.split()),
         body=body,
         to=[delivery.email],
@@ -228,6 +230,12 @@ def compose(delivery: Delivery, results: NightResults) -> EmailMessage:
             "Auto-Submitted": "auto-generated",
         },
     )
+    # The player's statement for the season, money owed included, as a PDF.
+    balance = mine.balance if mine is not None else None
+    attachment = statement_attachment(club, night.season, player, balance)
+    if attachment is not None:
+        message.attach(*attachment)
+    return message
 
 
 # Sending ---------------------------------------------------------------------------------------

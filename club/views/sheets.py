@@ -18,7 +18,7 @@ from club.models import Club, Seat
 from club.pdf import sheets
 from club.pdf.render import file_name, pdf_response, render_pdf, sheet_response
 from club.queries import standings as sq
-from club.services import sheet_cache
+from club.services import ledger, sheet_cache
 from club.views.standings import standings_for
 from club.views.table_links import table_qr_codes
 
@@ -123,7 +123,9 @@ def player_statement(request: HttpRequest, club: Club, player_id: int) -> HttpRe
     context = {
         "club": club,
         "season": season,
-        "statement": sheets.player_statement(club, season, player),
+        "statement": sheets.player_statement(
+            club, season, player, ledger.balance(player) if ledger.keeps_ledger(club) else None
+        ),
         "sheet_title": f"Statement · {player.name} · {season}",
         "printed_at": club.local_now(),
     }

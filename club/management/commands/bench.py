@@ -4,6 +4,7 @@
     python manage.py bench --entry [--tables 15] [--hands 20]     tables saving hands over HTTP
     python manage.py bench --many-clubs [--clubs 40]   40 clubs x 6 tables over one node, then two
     python manage.py bench --interchange | --ledger | --live | --save | --draw | --grades SLUG
+    python manage.py bench --statements SLUG     the results emails' statement PDFs
 
 Each figure's module is in club/bench/. The figures are for the configured database
 (`DATABASE_URL`). Run it with DEBUG off (set SECRET_KEY), as DEBUG keeps every query in memory.
@@ -54,6 +55,11 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--grades", metavar="SLUG", help="only the grade figures, for this club (see below)"
+        )
+        parser.add_argument(
+            "--statements",
+            metavar="SLUG",
+            help="only the statement each results email attaches: size and time, every player",
         )
         parser.add_argument(
             "--draw",
@@ -115,6 +121,12 @@ class Command(BaseCommand):
         runs = int(options["runs"])  # type: ignore[arg-type]
         if options["grades"]:
             return self._grades(Club.objects.get(slug=options["grades"]), runs)
+        if options["statements"]:
+            from club.bench.statements import bench_statements
+
+            for line in bench_statements(Club.objects.get(slug=options["statements"])):
+                self.stdout.write(line)
+            return
         if options["draw"]:
             from club.bench.draw import bench_draw, report
 

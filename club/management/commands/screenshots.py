@@ -10,6 +10,7 @@ Playwright and Debian's chromium (`bin/setup --test`).
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 from pathlib import Path
@@ -74,10 +75,17 @@ class Command(BaseCommand):
             desktop_pages.append(
                 ("tournament.png", reverse("leaderboard", args=[slug, tournament.pk]), None)
             )
+        # bin/screenshots runs this command at a fixed instant (libfaketime): the browser gets
+        # the same instant on its own clock, and neither it nor Playwright's driver inherits the
+        # faked system clock (they keep their own timers).
+        shot_time = timezone.now()
+        for name in ("LD_PRELOAD", "FAKETIME", "FAKETIME_DONT_FAKE_MONOTONIC"):
+            os.environ.pop(name, None)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium)
             try:
                 desktop = browser.new_page(viewport=DESKTOP)
+                desktop.clock.set_fixed_time(shot_time)
                 _log_in(desktop, base)
                 for name, path, scroll_to in desktop_pages:
                     desktop.goto(base + path)
@@ -87,6 +95,7 @@ class Command(BaseCommand):
                     desktop.screenshot(path=str(out / name))
                     self.stdout.write(f"{out / name}")
                 phone = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+                phone.clock.set_fixed_time(shot_time)
                 phone.goto(base + reverse("link_table", args=[link.token]))
                 phone.wait_for_load_state("networkidle")
                 phone.screenshot(path=str(out / "table-phone.png"))
