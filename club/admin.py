@@ -47,10 +47,29 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(Club)
 class ClubAdmin(AuditedAdmin):
-    list_display = ["name", "slug", "unit_kind", "is_public"]
+    list_display = ["name", "slug", "unit_kind", "is_public", "closed_because", "delete_after"]
+    list_filter = [("closed_at", admin.EmptyFieldListFilter)]
     prepopulated_fields = {"slug": ["name"]}
     search_fields = ["name"]
     inlines = [MembershipInline]
+    actions = ["reopen"]
+
+    def get_queryset(self, request):
+        # Closed clubs too: the operator reopens them here before the purge.
+        return Club.all_objects.all()
+
+    @admin.action(description="Reopen the selected closed clubs (undo their closing)")
+    def reopen(self, request, queryset) -> None:
+        from club.services import clubs_lifecycle
+
+        reopened = []
+        for club in queryset.exclude(closed_at=None):
+            clubs_lifecycle.reopen_club(club, request.user)
+            reopened.append(club.name)
+        if reopened:
+            self.message_user(request, f"Reopened: {', '.join(reopened)}.")
+        else:
+            self.message_user(request, "None of those clubs was closed.", level="warning")
 
 
 @admin.register(Membership)
