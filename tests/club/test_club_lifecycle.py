@@ -11,6 +11,7 @@ import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
+from django.core import mail
 from django.core.management import call_command
 from django.db import models
 from django.test import Client
@@ -227,3 +228,23 @@ def test_a_forgotten_player_is_gone_by_name_and_every_amount_still_adds_up(kept_
     with pytest.raises(clubs_lifecycle.LifecycleError):
         clubs_lifecycle.forget_player(forgotten, None)
     assert Arrival.objects.filter(club=club).exists()
+
+
+def test_a_closed_club_publishes_and_emails_nothing_until_it_is_reopened(
+    night, table4, table5, players, secretary, club
+):
+    from club.services.hands import close_night
+    from club.services.publish import publish_due
+    from tests.club.ledger_kit import give_emails, play
+
+    give_emails(players)
+    play(table4, secretary, players[1], "solo", 6)
+    close_night(night, secretary)
+    clubs_lifecycle.close_club(club, secretary)
+    after_window = timezone.now() + dt.timedelta(minutes=31)
+    assert publish_due(after_window) == (0, 0)
+    night.refresh_from_db()
+    assert not night.is_published and mail.outbox == []
+    clubs_lifecycle.reopen_club(club)
+    assert publish_due(after_window)[0] == 1
+    assert len(mail.outbox) == len(players)
