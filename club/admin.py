@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib import admin
 
 from club.admin_audit import AuditedAdmin
@@ -45,8 +46,22 @@ class MembershipInline(admin.TabularInline):
     autocomplete_fields = ["user"]
 
 
+class ClubAdminForm(forms.ModelForm):
+    class Meta:
+        model = Club
+        fields = "__all__"  # noqa: DJ007 - the operator's full view of a club
+
+    def clean_slug(self) -> str:
+        # The model's own unique check reads open clubs only; a closed club keeps its address.
+        slug = self.cleaned_data["slug"]
+        if Club.all_objects.filter(slug=slug).exclude(pk=self.instance.pk).exists():
+            raise forms.ValidationError(f"The address {slug} is taken (perhaps by a closed club).")
+        return slug
+
+
 @admin.register(Club)
 class ClubAdmin(AuditedAdmin):
+    form = ClubAdminForm
     list_display = ["name", "slug", "unit_kind", "is_public", "closed_because", "delete_after"]
     list_filter = [("closed_at", admin.EmptyFieldListFilter)]
     prepopulated_fields = {"slug": ["name"]}

@@ -162,11 +162,13 @@ class FirstNightForm(forms.Form):
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.club = club
-        own = [(str(r.pk), r.name) for r in club.rule_sets.order_by("pk")]
+        self.rule_sets = list(club.rule_sets.order_by("pk"))
+        own = [(str(r.pk), r.name) for r in self.rule_sets]
+        has = {r.preset for r in self.rule_sets}
         presets = [
             (f"preset:{key}", f"New from a preset: {label}")
             for key, label in preset_choices()
-            if not club.rule_sets.filter(preset=key).exists()
+            if key not in has
         ]
         self.fields["rule_set"].choices = own + presets
         if own:

@@ -169,11 +169,10 @@ def club_first_run(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect("draw", slug=club.slug)
             messages.success(request, f"{night} is open.")
             return redirect("night_detail", slug=club.slug, night_id=night.pk)
-    rule_sets = list(club.rule_sets.order_by("pk"))
     return render(
         request,
         "club/signup/first_run.html",
-        {"club": club, "form": form, "rule_sets": rule_sets},
+        {"club": club, "form": form, "rule_sets": form.rule_sets},
         status=422 if form.errors else 200,
     )
 

@@ -301,3 +301,57 @@ def test_the_secretary_forgets_a_player_from_their_page(client, secretary, club,
     client.post(forget_url)
     ann.refresh_from_db()
     assert (ann.name, ann.email) == ("Former player 1", "")
+
+
+def test_the_operator_sees_closed_clubs_in_the_admin_and_reopens_one(
+    client, django_user_model, club, secretary
+):
+    operator = django_user_model.objects.create_superuser("op", "op@example.org", "pw")
+    client.force_login(operator)
+    clubs_lifecycle.close_club(club, secretary)
+    changelist = client.get(reverse("admin:club_club_changelist")).content.decode()
+    assert (
+        "Crown &amp; Anchor Solo School" in changelist and "Closed by its secretary" in changelist
+    )
+    # A closed club keeps its address: the admin says so instead of failing on the database.
+    taken = client.post(
+        reverse("admin:club_club_add"),
+        {"name": "Copy", "slug": "crown", "unit_kind": "money", "minor_units": 100,
+         "correction_minutes": 30, "odd_tables": "5", "time_zone": "Europe/London",
+         "memberships-TOTAL_FORMS": 0, "memberships-INITIAL_FORMS": 0},
+    )  # fmt: skip
+    assert "The address crown is taken" in taken.content.decode()
+    client.post(
+        reverse("admin:club_club_changelist"),
+        {"action": "reopen", "_selected_action": [club.pk]},
+    )
+    assert Club.objects.filter(pk=club.pk).exists()
+
+
+@pytest.mark.parametrize(
+    "name,args,most",
+    [("signup", [], 0), ("club_first_run", ["crown"], 5), ("club_close", ["crown"], 4)],
+)
+def test_the_new_pages_ask_a_fixed_number_of_queries(
+    client, secretary, club, hoyle, name, args, most, django_assert_max_num_queries
+):
+    from club.services.setup import rule_set_from_preset
+
+    rule_set_from_preset(club, "standard", "Standard")  # more rule sets ask no more queries
+    if name != "signup":
+        client.force_login(secretary)
+    with django_assert_max_num_queries(most):
+        response = client.get(reverse(name, args=args))
+    assert response.status_code == 200
+
+
+def test_sign_up_first_run_page_lists_the_clubs_rule_sets_and_the_other_presets(
+    client, secretary, club, hoyle
+):
+    client.force_login(secretary)
+    form = client.get(reverse("club_first_run", args=[club.slug])).context["form"]
+    choices = dict(form.fields["rule_set"].choices)
+    assert choices[str(hoyle.pk)] == "Hoyle sixpences"
+    assert "preset:hoyle" not in choices  # the club has it already
+    assert {"preset:standard", "preset:cents", "preset:anna-cubed"} <= set(choices)
+    assert form["season"].value() == f"{club.today().year} season"
