@@ -12,7 +12,6 @@ totals), so the purge deletes from the leaves up, in one transaction: all of it 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import logging
 import re
 from dataclasses import dataclass
@@ -361,10 +360,36 @@ def _former_name(club: Club) -> str:
     return f"{FORMER_PLAYER} {n}"
 
 
-def _scrub(value: object, pattern: re.Pattern[str], new: str) -> object:
-    if value is None:
-        return None
-    return json.loads(pattern.sub(new, json.dumps(value)))
+class _Renamer:
+    """Replaces a name where it stands as a word, but not inside another player's longer name:
+    forgetting "Ann" leaves "Ann Baxter" as it was."""
+
+    def __init__(self, old: str, new: str, others: list[str]) -> None:
+        self.pattern = re.compile(rf"(?<!\w){re.escape(old)}(?!\w)", re.IGNORECASE)
+        self.new = new
+        self.others = sorted((o for o in others if self.pattern.search(o)), key=len, reverse=True)
+
+    def text(self, text: str) -> str:
+        kept = {}
+        for n, other in enumerate(self.others):
+            marker = f"\x00{n}\x00"
+            text, found = re.subn(rf"(?<!\w){re.escape(other)}(?!\w)", marker, text)
+            if found:
+                kept[marker] = other
+        text = self.pattern.sub(self.new, text)
+        for marker, other in kept.items():
+            text = text.replace(marker, other)
+        return text
+
+    def json(self, value: object) -> object:
+        """Every string of a JSON value (keys too), renamed."""
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, list):
+            return [self.json(v) for v in value]
+        if isinstance(value, dict):
+            return {self.text(k): self.json(v) for k, v in value.items()}
+        return value
 
 
 def forget_player(player: Player, by: AbstractBaseUser | None) -> Player:
@@ -377,7 +402,7 @@ def forget_player(player: Player, by: AbstractBaseUser | None) -> Player:
         club = player.club
         if player.name.startswith(FORMER_PLAYER):
             raise LifecycleError(f"{player.name} is forgotten already.")
-        old = player.name
+        old, old_email = player.name, player.email
         player.name = _former_name(club)
         player.email = ""
         player.email_results = False
@@ -386,11 +411,15 @@ def forget_player(player: Player, by: AbstractBaseUser | None) -> Player:
         player.save(update_fields=["name", "email", "email_results", "user", "active"])
         PlayerClaim.objects.filter(player=player).delete()
         Delivery.objects.filter(player=player).update(email="")
-        pattern = re.compile(rf"(?<!\w){re.escape(old)}(?!\w)", re.IGNORECASE)
+        others = list(club.players.exclude(pk=player.pk).values_list("name", flat=True))
+        # The address first: "ann@example.org" holds the name "Ann" as a word.
+        renames = [_Renamer(old_email, "(a forgotten address)", [])] if old_email else []
+        renames.append(_Renamer(old, player.name, others))
         for event in AuditEvent.objects.filter(club=club):
-            subject = pattern.sub(player.name, event.subject)
-            before = _scrub(event.before, pattern, player.name)
-            after = _scrub(event.after, pattern, player.name)
+            subject, before, after = event.subject, event.before, event.after
+            for rename in renames:
+                subject = rename.text(subject)
+                before, after = rename.json(before), rename.json(after)
             if (subject, before, after) != (event.subject, event.before, event.after):
                 AuditEvent.objects.filter(pk=event.pk).update(
                     subject=subject, before=before, after=after

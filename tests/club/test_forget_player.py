@@ -85,3 +85,24 @@ def test_forgetting_players_changes_names_and_nothing_that_adds_up(
             assert not Player.objects.filter(club=club, name=name).exists()
             assert f" {name} " not in f" {trail} ".replace(",", " ").replace("'", " ")
         transaction.set_rollback(True)
+
+
+def test_forgetting_ann_leaves_ann_baxter_in_the_trail(club, secretary):
+    ann = Player.objects.create(club=club, name="Ann", email="ann@example.org")
+    Player.objects.create(club=club, name="Ann Baxter")
+    AuditEvent.objects.create(
+        club=club,
+        user=secretary,
+        action="update",
+        subject="Ann paid Ann Baxter",
+        before={"payer": "ann", "note": 'Ann "the hat" said: ann@example.org'},
+        after={"names": ["Ann Baxter", "Ann"]},
+    )
+    clubs_lifecycle.forget_player(ann, secretary)
+    event = AuditEvent.objects.get(subject__contains="paid")
+    assert event.subject == "Former player 1 paid Ann Baxter"
+    assert event.before == {
+        "payer": "Former player 1",
+        "note": 'Former player 1 "the hat" said: (a forgotten address)',
+    }
+    assert event.after == {"names": ["Ann Baxter", "Former player 1"]}
