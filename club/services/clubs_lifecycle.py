@@ -37,6 +37,7 @@ from club.models import (
     Invitation,
     Membership,
     Night,
+    NightTotal,
     Player,
     PlayerClaim,
     Publication,
@@ -282,6 +283,7 @@ def purge_club(club: Club) -> Purged:
     User = get_user_model()
     with transaction.atomic():
         club = Club.all_objects.select_for_update().get(pk=club.pk)
+        club_id = club.pk  # the delete below empties club.pk
         nights = Night.objects.filter(season__club=club)
         night_ids = list(nights.values_list("pk", flat=True))
         publication_ids = list(
@@ -290,7 +292,8 @@ def purge_club(club: Club) -> Purged:
         account_ids = _accounts_only_here(club)
         usernames = list(User.objects.filter(pk__in=account_ids).values_list("username", flat=True))
         player_ids = list(club.players.values_list("pk", flat=True))
-        rows = 0
+        # The night totals go by the score lines' triggers, which Django does not count.
+        rows = NightTotal.objects.filter(season__club=club).count()
         # Leaves first: what PROTECTs players, rule sets and seasons. Score lines before their
         # hands, so the night-total triggers take each one off (the totals then go with the
         # nights).
@@ -316,7 +319,7 @@ def purge_club(club: Club) -> Purged:
         rows += _sessions_of(account_ids)
         rows += _lockout_rows(usernames)
         rows += User.objects.filter(pk__in=account_ids).delete()[0]
-    purged = Purged(club.slug, club.pk, rows, len(account_ids))
+    purged = Purged(club.slug, club_id, rows, len(account_ids))
     log.warning(
         "Club %s (id %s) deleted for good: %s rows, %s accounts that belonged to no other club",
         purged.slug,

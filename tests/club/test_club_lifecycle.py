@@ -5,7 +5,9 @@ operator undoes a closing within the 14 days; a forgotten player's amounts still
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import Counter
+from io import StringIO
 
 import pytest
 from django.apps import apps
@@ -121,7 +123,12 @@ def test_a_purged_club_leaves_no_row_and_the_other_club_every_row(kept_club):
     during = row_counts()
     assert during != before
 
-    call_command("delete_club", "doomed", "--now")
+    out = StringIO()
+    call_command("delete_club", "doomed", "--now", stdout=out)
+
+    said = int(re.search(r"for good: (\d+) rows, 4 accounts", out.getvalue()).group(1))
+    # The log line's count is true: every row made since, and the closing's own audit event.
+    assert said == sum(during.values()) - sum(before.values()) + 1
 
     assert refers_to(club.pk, player_ids, gone_users) == []
     assert row_counts() == before  # every model, row for row: the other club lost nothing
