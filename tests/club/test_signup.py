@@ -355,3 +355,13 @@ def test_sign_up_first_run_page_lists_the_clubs_rule_sets_and_the_other_presets(
     assert "preset:hoyle" not in choices  # the club has it already
     assert {"preset:standard", "preset:cents", "preset:anna-cubed"} <= set(choices)
     assert form["season"].value() == f"{club.today().year} season"
+
+
+def test_a_new_clubs_home_sends_its_secretary_to_the_first_run_page(
+    client, secretary, viewer, club
+):
+    first_run = reverse("club_first_run", args=[club.slug])
+    client.force_login(secretary)
+    assert first_run in client.get(reverse("club", args=[club.slug])).content.decode()
+    client.force_login(viewer)
+    assert first_run not in client.get(reverse("club", args=[club.slug])).content.decode()
