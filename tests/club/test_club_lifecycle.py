@@ -76,7 +76,20 @@ def kept_club(db):
     both = User.objects.create_user("both", "both@example.org", "pw-both")
     Membership.objects.create(club=summary.club, user=keeper, role=Role.SECRETARY)
     Membership.objects.create(club=summary.club, user=both, role=Role.VIEWER)
+    queued("club.services.grades.drain_grades", summary.club.pk)  # the kept club's: stays
     return summary.club
+
+
+def queued(task: str, *args: int) -> None:
+    """A row of the database task queue, as `db_worker` would find it."""
+    from django_tasks_db.models import DBTaskResult
+
+    DBTaskResult.objects.create(
+        task_path=task,
+        args_kwargs={"args": list(args), "kwargs": {}},
+        backend_name="default",
+        run_after=timezone.now(),
+    )
 
 
 def doomed_club() -> Club:
@@ -101,6 +114,8 @@ def doomed_club() -> Club:
     pair = next(((a, b) for (a, b) in owed if (b, a) in owed), None)
     if pair is not None:
         ledger.net_pair(club, Player.objects.get(pk=pair[0]), Player.objects.get(pk=pair[1]), None)
+    queued("club.services.grades.drain_grades", club.pk)
+    queued("club.tasks.publish_when_due", open_night.pk)
     return club
 
 
