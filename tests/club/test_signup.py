@@ -365,3 +365,16 @@ def test_a_new_clubs_home_sends_its_secretary_to_the_first_run_page(
     assert first_run in client.get(reverse("club", args=[club.slug])).content.decode()
     client.force_login(viewer)
     assert first_run not in client.get(reverse("club", args=[club.slug])).content.decode()
+
+
+def test_one_accounts_link_is_limited_whichever_client_opens_it(db):
+    from club.views import signup as views
+
+    sign_up(Client())
+    link = link_in(mail.outbox[0])
+    per_address, _ = views.LIMITS["confirm-address"]
+    answers = [
+        Client(REMOTE_ADDR=f"198.51.100.{n}").get(link).status_code for n in range(per_address + 1)
+    ]
+    assert answers[0] == 302 and answers[-1] == 429
+    assert answers.count(429) == 1
