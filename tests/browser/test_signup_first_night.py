@@ -49,7 +49,7 @@ def test_a_stranger_signs_up_and_publishes_a_first_night_on_a_phone(
     page.set_viewport_size(PHONE)
     count = Counter(page)
 
-    page.goto(live_server.url + "/")
+    page.goto(live_server.url + "/", timeout=60_000)  # a cold server's first page
     count.tap(page.get_by_role("link", name="Start a club"))
     expect(page.locator("h1")).to_contain_text("Start your club")
     assert_no_axe_violations(page)
