@@ -270,3 +270,18 @@ def test_a_closed_club_publishes_and_emails_nothing_until_it_is_reopened(
     clubs_lifecycle.reopen_club(club)
     assert publish_due(after_window)[0] == 1
     assert len(mail.outbox) == len(players)
+
+
+def test_a_dump_restores_a_closed_club_still_closed(club, players, secretary, tmp_path):
+    clubs_lifecycle.close_club(club, secretary)
+    dump = tmp_path / "backup.json"
+    call_command(
+        "dumpdata", "--natural-foreign", "--natural-primary", "--exclude=contenttypes",
+        "--exclude=auth.permission", "--exclude=sessions", "--exclude=admin.logentry",
+        output=str(dump), verbosity=0,
+    )  # fmt: skip
+    call_command("flush", "--noinput", verbosity=0)
+    call_command("loaddata", str(dump), verbosity=0)
+    restored = Club.all_objects.get(slug=club.slug)
+    assert restored.closed_because == "secretary" and not Club.objects.exists()
+    assert restored.players.count() == len(players)
