@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib import admin
 
 from club.admin_audit import AuditedAdmin
@@ -45,12 +46,45 @@ class MembershipInline(admin.TabularInline):
     autocomplete_fields = ["user"]
 
 
+class ClubAdminForm(forms.ModelForm):
+    class Meta:
+        model = Club
+        fields = "__all__"  # noqa: DJ007 - the operator's full view of a club
+
+    def clean_slug(self) -> str:
+        # The model's own unique check reads open clubs only; a closed club keeps its address.
+        slug = self.cleaned_data["slug"]
+        if Club.all_objects.filter(slug=slug).exclude(pk=self.instance.pk).exists():
+            raise forms.ValidationError(f"The address {slug} is taken (perhaps by a closed club).")
+        return slug
+
+
 @admin.register(Club)
 class ClubAdmin(AuditedAdmin):
-    list_display = ["name", "slug", "unit_kind", "is_public"]
+    form = ClubAdminForm
+    list_display = ["name", "slug", "unit_kind", "is_public", "closed_because", "delete_after"]
+    list_filter = [("closed_at", admin.EmptyFieldListFilter)]
     prepopulated_fields = {"slug": ["name"]}
     search_fields = ["name"]
     inlines = [MembershipInline]
+    actions = ["reopen"]
+
+    def get_queryset(self, request):
+        # Closed clubs too: the operator reopens them here before the purge.
+        return Club.all_objects.all()
+
+    @admin.action(description="Reopen the selected closed clubs (undo their closing)")
+    def reopen(self, request, queryset) -> None:
+        from club.services import clubs_lifecycle
+
+        reopened = []
+        for club in queryset.exclude(closed_at=None):
+            clubs_lifecycle.reopen_club(club, request.user)
+            reopened.append(club.name)
+        if reopened:
+            self.message_user(request, f"Reopened: {', '.join(reopened)}.")
+        else:
+            self.message_user(request, "None of those clubs was closed.", level="warning")
 
 
 @admin.register(Membership)

@@ -24,6 +24,9 @@ from markdown.treeprocessors import Treeprocessor
 # pages not named here open the secretary's guide at its top.
 SECTIONS: dict[str, tuple[str, str]] = {
     "club_setup": ("secretary", "set-up-the-club"),
+    "club_first_run": ("secretary", "set-up-the-club"),
+    "club_close": ("secretary", "leaving"),
+    "player_forget": ("secretary", "leaving"),
     "player_list": ("secretary", "set-up-the-club"),
     "player_create": ("secretary", "set-up-the-club"),
     "player_edit": ("secretary", "set-up-the-club"),

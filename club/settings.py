@@ -93,6 +93,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "club.views.signup.signup_context",
             ],
         },
     },
@@ -209,6 +210,12 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+
+# Sign-up from the home page: `open` (anyone makes an account and a club, confirming their email
+# address) or `closed` (the operator makes clubs with `manage.py create_club`).
+SIGNUP = os.environ.get("SIGNUP", "open").strip().lower()
+if SIGNUP not in {"open", "closed"}:
+    raise ImproperlyConfigured("SIGNUP must be open or closed.")
 
 # State that every web node must share. Sessions, log-in lock-outs (above) and the kept final
 # sheets are rows in the database. CACHE_URL (redis://host:6379/0, rediss://... with TLS,

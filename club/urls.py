@@ -5,6 +5,7 @@ from club.views import (
     accounts,
     arrivals,
     audit,
+    club_account,
     clubs,
     draw,
     grades,
@@ -23,6 +24,7 @@ from club.views import (
     players,
     setup,
     sheets,
+    signup,
     standings,
     table_cards,
     table_links,
@@ -52,6 +54,8 @@ club_patterns = (
     + ledger.urlpatterns  # after the night: publishing, money owed
     + members.urlpatterns  # members' own view, claiming a record, unsubscribing
     + payee.urlpatterns  # the payee's own page, from the link in their results email
+    + signup.club_urlpatterns  # a new club's first run, club/views/signup.py
+    + club_account.urlpatterns  # closing the club's account, forgetting a player
 )
 
 urlpatterns = [
@@ -64,6 +68,7 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", clubs.home, name="home"),
+    *signup.urlpatterns,  # an account and a club in one form, and the email's link
     # Browsers ask for /favicon.ico whatever the page says: the app's icon, not a 404.
     path("favicon.ico", offline.favicon, name="favicon"),
     *invitations.urlpatterns,  # an account's owner accepts or declines a club's invitation

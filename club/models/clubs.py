@@ -36,6 +36,15 @@ def validate_time_zone(value: str) -> None:
         )
 
 
+class OpenClubManager(models.Manager["Club"]):
+    """Clubs that are open: a closed club (waiting to be deleted, or a sign-up waiting for its
+    email confirmation) is not found by any page, list or link. `Club.all_objects` sees every
+    club: the operator's undo and the purge (club.services.clubs_lifecycle)."""
+
+    def get_queryset(self) -> models.QuerySet[Club]:
+        return super().get_queryset().filter(closed_at=None)
+
+
 class Club(models.Model):
     class UnitKind(models.TextChoices):
         MONEY = "money", "Money"
@@ -118,11 +127,39 @@ class Club(models.Model):
         help_text="The club's time zone, by its IANA name (e.g. Europe/London).",
     )
 
+    class Closure(models.TextChoices):
+        SIGNUP = "signup", "Signed up, email not confirmed yet"
+        SECRETARY = "secretary", "Closed by its secretary"
+        OPERATOR = "operator", "Closed by the operator"
+
+    # Closed: hidden at once (every page a 404, in no list), deleted for good by `purge_clubs`
+    # once `delete_after` has passed; until then an operator may reopen it.
+    closed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    closed_because = models.CharField(max_length=10, choices=Closure, blank=True, editable=False)
+    delete_after = models.DateTimeField(null=True, blank=True, editable=False)
+
+    objects = OpenClubManager()
+    all_objects = models.Manager()  # noqa: DJ012 - a manager, not a field
+
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(closed_at=None, delete_after=None, closed_because="")
+                | (
+                    models.Q(closed_at__isnull=False, delete_after__isnull=False)
+                    & ~models.Q(closed_because="")
+                ),
+                name="club_closed_has_its_deletion_date",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
 
     @property
     def zone(self) -> zoneinfo.ZoneInfo:

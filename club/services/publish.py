@@ -174,7 +174,8 @@ def publish_due(now: dt.datetime | None = None) -> tuple[int, int]:
     published = 0
     due = Night.objects.filter(
         status=Night.Status.CLOSED, published_at__isnull=True, publish_after__lte=now
-    ).values_list("pk", flat=True)
+    ).filter(season__club__closed_at=None)  # a closed club publishes and emails nothing more
+    due = due.values_list("pk", flat=True)
     for night_id in list(due):
         night = Night(pk=night_id)
         if publish(night, None, only_if_due=True, now=now) is not None:
@@ -182,6 +183,7 @@ def publish_due(now: dt.datetime | None = None) -> tuple[int, int]:
     sent = 0
     waiting = (
         Delivery.objects.filter(status=Delivery.Status.PENDING)
+        .filter(player__club__closed_at=None)
         .values_list("publication", flat=True)
         .distinct()
     )
@@ -194,9 +196,9 @@ def publish_due(now: dt.datetime | None = None) -> tuple[int, int]:
 def publish_when_due(night_id: int) -> bool:
     """Publish the night if its window has ended and nobody published it meanwhile."""
     try:
-        night = Night.objects.get(pk=night_id)
+        night = Night.objects.get(pk=night_id, season__club__closed_at=None)
     except Night.DoesNotExist:
-        return False  # deleted after it was reopened
+        return False  # deleted after it was reopened, or its club closed
     return publish(night, None, only_if_due=True) is not None
 
 

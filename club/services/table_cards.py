@@ -89,6 +89,7 @@ def find_card(token: str) -> TableCard | None:
     return (
         TableCard.objects.select_related("club")
         .filter(token_hash=hash_token(token), revoked_at=None)
+        .filter(club__closed_at=None)  # a closed club's cards are gone
         .first()
     )
 

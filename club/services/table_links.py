@@ -104,6 +104,7 @@ def find(token: str) -> TableLink | None:
             "table__night__tournament",
         )
         .filter(token_hash=hash_token(token), revoked_at=None)
+        .filter(table__night__season__club__closed_at=None)  # a closed club's links are gone
         .first()
     )
 

@@ -58,6 +58,8 @@ WHO_MAY: dict[str, set[str]] = {
     # The guides, served by the app: a club night has no internet, and nothing here is a club's
     **dict.fromkeys(["help", "help_page", "help_image", "help_players_pdf"], ANYONE),
     "invitations": SIGNED_IN,
+    # Sign-up: an account and a club; the emailed link is the key
+    **dict.fromkeys(["signup", "signup_sent", "signup_confirm"], ANYONE),
     "invitation_accept": {"viewer"},
     "invitation_decline": {"viewer"},
     # A table's link: the token is the key
@@ -174,6 +176,9 @@ WHO_MAY: dict[str, set[str]] = {
             "club_ledger",
             "ledger_net",
             "payment_undo",
+            "club_first_run",
+            "club_close",
+            "player_forget",
         ],
         MANAGE,
     ),

@@ -1,0 +1,108 @@
+"""Forgetting players, any of them in any order, changes names and nothing that adds up: each
+hand still balances, each player's night totals, standings and money owed stay theirs, the
+night's settle-up is the same payments, and no forgotten name is left in the club's records."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from django.db import transaction
+from django.db.models import Sum
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from club.models import AuditEvent, NightTotal, Player, ScoreLine
+from club.queries import standings as sq
+from club.services import clubs_lifecycle, ledger
+from club.services.hands import close_night
+from tests.club.ledger_kit import core_payments, give_emails, play
+
+
+@pytest.fixture
+def closed_night(night, table4, table5, players, secretary, club):
+    """Two tables' hands, the night closed (its debts made) and one debt paid."""
+    ann, bob, cat, dan, eve, fay = players[:6]
+    give_emails(players)
+    play(table4, secretary, bob, "solo", 6)
+    play(table4, secretary, cat, "abundance", 8)
+    play(table5, secretary, eve, "misere", 0)
+    play(table5, secretary, fay, "solo", 4)
+    close_night(night, secretary)
+    debts = ledger.night_debts(night)
+    ledger.mark_paid(debts[0], None, secretary, club=club)
+    trail = " ".join(f"{e.subject} {e.after}" for e in AuditEvent.objects.filter(club=club))
+    assert "Bob" in trail  # the trail names players: forgetting must take the names out
+    return night
+
+
+def snapshot(night, club):
+    season = night.season
+    ladder = sq.ladder(season)
+    return {
+        "totals": sorted(
+            NightTotal.objects.filter(night=night).values_list("player_id", "net", "hands")
+        ),
+        "balances": ledger.balances(club),
+        "ladder": sorted((row.player_id, row.value) for row in ladder.rows)  # ties: by name
+        if ladder
+        else [],
+        "payments": Counter(amount for _payer, _payee, amount in core_payments(night)),
+        "hands": sorted(
+            ScoreLine.objects.filter(night=night)
+            .values("hand_id")
+            .annotate(total=Sum("amount"))
+            .values_list("hand_id", "total")
+        ),
+    }
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(order=st.permutations(range(9)), how_many=st.integers(1, 9))
+def test_forgetting_players_changes_names_and_nothing_that_adds_up(
+    order, how_many, closed_night, players, club, secretary
+):
+    before = snapshot(closed_night, club)
+    assert all(total == 0 for _hand, total in before["hands"])
+    with transaction.atomic():
+        chosen = [players[i] for i in order[:how_many]]
+        names = {p.pk: p.name for p in chosen}
+        for player in chosen:
+            clubs_lifecycle.forget_player(player, secretary)
+        after = snapshot(closed_night, club)
+        assert after == before
+        forgotten = Player.objects.filter(pk__in=names).order_by("name")
+        assert sorted(p.name for p in forgotten) == sorted(
+            f"Former player {n}" for n in range(1, how_many + 1)
+        )
+        assert all(p.email == "" and p.user_id is None for p in forgotten)
+        trail = " ".join(
+            f"{e.subject} {e.before} {e.after}" for e in AuditEvent.objects.filter(club=club)
+        )
+        for name in names.values():
+            assert not Player.objects.filter(club=club, name=name).exists()
+            assert f" {name} " not in f" {trail} ".replace(",", " ").replace("'", " ")
+        transaction.set_rollback(True)
+
+
+def test_forgetting_ann_leaves_ann_baxter_in_the_trail(club, secretary):
+    ann = Player.objects.create(club=club, name="Ann", email="ann@example.org")
+    Player.objects.create(club=club, name="Ann Baxter")
+    AuditEvent.objects.create(
+        club=club,
+        user=secretary,
+        action="update",
+        subject="Ann paid Ann Baxter",
+        before={"payer": "ann", "note": 'Ann "the hat" said: ann@example.org'},
+        after={"names": ["Ann Baxter", "Ann"]},
+    )
+    clubs_lifecycle.forget_player(ann, secretary)
+    event = AuditEvent.objects.get(subject__contains="paid")
+    assert event.subject == "Former player 1 paid Ann Baxter"
+    assert event.before == {
+        "payer": "Former player 1",
+        "note": 'Former player 1 "the hat" said: (a forgotten address)',
+    }
+    assert event.after == {"names": ["Ann Baxter", "Former player 1"]}
