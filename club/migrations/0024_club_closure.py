@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('club', '0022_club_time_zone'),
+        ('club', '0023_hand_wrong_cards'),
     ]
 
     operations = [
