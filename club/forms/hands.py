@@ -751,12 +751,14 @@ def following_hand_form(table: Table, hand: Hand) -> NewHandForm:
 
 def moved_on_form(table: Table, data: Mapping[str, Any]) -> NewHandForm:
     """What the scorer typed, as the table's next hand now: its number and dealer (the form's
-    were for the hand someone else saved meanwhile, or for one after a missing hand)."""
+    were for the hand someone else saved meanwhile, or for one after a missing hand), and a new
+    client id: saved as that hand it is a new entry (its old id may name a hand saved already)."""
     defaults = hand_service.next_hand(table)
     moved = QueryDict(mutable=True)
     moved.update(data)
     moved["expected_number"] = str(defaults["number"])
     moved["dealer"] = str(defaults["dealer"].pk)
+    moved["client_id"] = str(uuid.uuid4())
     return new_hand_form(table, moved)
 
 

@@ -3,8 +3,10 @@ writes the hand, its score lines and an audit event in one transaction."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -51,6 +53,23 @@ class HandGone(HandConflict):
     """The hand was deleted (by someone else, or by a first click) before this change got to it."""
 
 
+class EntryReused(HandConflict):
+    """A save came under the client id of a hand already recorded, but says another hand (a page
+    the browser brought back with Back, or a copy kept for offline use, still carries the id of
+    the hand saved from it): not the same entry sent again, so it is refused rather than taken
+    for a resend, and offered as the table's next hand. `earlier`: the hand recorded under that
+    id, to show beside this one."""
+
+    def __init__(self, earlier: Hand, next_number: int) -> None:
+        super().__init__(
+            f"Hand {earlier.number} was already saved from this form, and this is a different "
+            f"hand, so it was not saved. Both are shown here: if this one was played too, save "
+            f"it as hand {next_number}; if not, discard it.",
+            next_number=next_number,
+        )
+        self.earlier = earlier
+
+
 @dataclass(frozen=True)
 class HandEntry:
     """A hand as entered at the table, before scoring."""
@@ -88,6 +107,49 @@ class HandEntry:
             trump=self.trump or None,
             turned_suit=self.turned_suit or None,
         )
+
+
+def entry_digest(entry: HandEntry) -> str:
+    """What an entry says, as a short fingerprint: every field of HandEntry (players by id), so
+    that a save sent twice can be told from a different hand sent under the same client id."""
+    said: dict[str, Any] = {}
+    for f in fields(entry):
+        value = getattr(entry, f.name)
+        if f.name in {"revoke_by", "revokes"}:
+            continue  # both read as the one list of revokes below
+        said[f.name] = value.pk if isinstance(value, Player) else value
+    said["revokes"] = [p.pk for p in entry.all_revokes]
+    text = json.dumps(said, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def entry_of(hand: Hand) -> HandEntry:
+    """The entry a recorded hand was saved from, as it stands (a hand recorded before entries
+    kept their fingerprint is compared through this)."""
+    return HandEntry(
+        dealer=hand.dealer,
+        contract=hand.contract,
+        declarer=hand.declarer,
+        partner=hand.partner,
+        tricks=hand.tricks,
+        last_trick_by=hand.last_trick_by,
+        trump=hand.trump,
+        notes=hand.notes,
+        revokes=tuple(revoke_players(hand)),
+        penalty=hand.penalty,
+        penalty_by=hand.penalty_by,
+        turned_suit=hand.turned_suit,
+    )
+
+
+def _resent(earlier: Hand, entry: HandEntry, next_number: int) -> Hand:
+    """The hand recorded under this entry's client id, when the entry says the same (sent
+    again: nothing is written); EntryReused when it says another hand."""
+    stored = earlier.entry_digest or entry_digest(entry_of(earlier))
+    if stored != entry_digest(entry):
+        raise EntryReused(earlier, next_number)
+    earlier.resent = True  # type: ignore[attr-defined]
+    return earlier
 
 
 @dataclass(frozen=True)
@@ -458,9 +520,8 @@ def record_hand(
                 Table.objects.select_for_update().only("pk").get(pk=table.pk)
             state = table_state(table.pk, client_id)
             if state.resent_id is not None:
-                earlier = Hand.objects.get(pk=state.resent_id)
-                earlier.resent = True  # type: ignore[attr-defined]
-                return earlier
+                earlier = Hand.objects.select_related(*_PLAYERS).get(pk=state.resent_id)
+                return _resent(earlier, entry, state.last_number + 1)
             if state.deleted_number is not None:
                 raise HandGone(
                     f"Hand {state.deleted_number} was saved from this entry and then deleted at "
@@ -482,6 +543,7 @@ def record_hand(
                 entered_by=user,
                 updated_by=user,
                 client_id=client_id,
+                entry_digest=entry_digest(entry) if client_id is not None else "",
                 entered_via=via.link if via else None,
                 awaiting_confirmation=_awaits_confirmation(night, via),
             )
@@ -497,21 +559,24 @@ def record_hand(
             hand.state = state  # type: ignore[attr-defined]
             hand.scored = scored  # type: ignore[attr-defined]
     except IntegrityError:
-        return _lost_race(table, client_id)
+        return _lost_race(table, entry, client_id)
     return hand
 
 
-def _lost_race(table: Table, client_id: uuid.UUID | None) -> Hand:
+# The players a hand names, fetched with it to compare it with an entry and to show it.
+_PLAYERS = ("dealer", "declarer", "partner", "last_trick_by", "penalty_by")
+
+
+def _lost_race(table: Table, entry: HandEntry, client_id: uuid.UUID | None) -> Hand:
     """The insert met a unique constraint: another save took this number at the same moment,
     or this entry's id was used at another table."""
+    number = (table.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     if client_id is not None:
-        other = Hand.objects.filter(client_id=client_id).select_related("table").first()
+        other = Hand.objects.filter(client_id=client_id).select_related("table", *_PLAYERS).first()
         if other is not None and other.table_id != table.pk:
             raise HandConflict("This entry was already saved at another table.")
         if other is not None:
-            other.resent = True  # type: ignore[attr-defined]
-            return other
-    number = (table.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+            return _resent(other, entry, number)
     raise HandConflict(
         f"Hand {number - 1} was saved by someone else at the same moment. Check the sheet.",
         next_number=number,

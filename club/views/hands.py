@@ -21,6 +21,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 import scoring
@@ -336,6 +337,7 @@ def _changed(
 # below, which the table's link calls too.
 
 
+@never_cache
 @require_http_methods(["GET", "HEAD"])
 def table_detail(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     """The sheet; scorers also get the form for the next hand while the night is open."""
@@ -343,6 +345,7 @@ def table_detail(request: HttpRequest, slug: str, table_id: int) -> HttpResponse
     return show_table(request, _member_route(request, club, table))
 
 
+@never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
 def hand_form(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
@@ -364,6 +367,7 @@ def hand_create(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     return do_create(request, _member_route(request, club, table))
 
 
+@never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
 def hand_edit(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
@@ -371,6 +375,7 @@ def hand_edit(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     return do_edit(request, _member_route(request, club, hand.table), hand)
 
 
+@never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
 def hand_delete(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
@@ -450,6 +455,10 @@ def do_create(request: HttpRequest, route: TableRoute) -> HttpResponse:
     except hand_service.HandGone as gone:
         response = _entry_and_sheet(request, route, status=409, conflict=str(gone))
         return _outcome_headers(response, "deleted")
+    except hand_service.EntryReused as reused:
+        # Another hand under the id of one saved already: both shown, the new one offered as
+        # the next hand (never dropped as if it were the same entry sent again).
+        return _create_refused(request, route, reused, other=reused.earlier)
     except hand_service.HandConflict as conflict:
         return _create_refused(request, route, conflict)
     if getattr(hand, "resent", False):
@@ -495,14 +504,20 @@ def _saved(request: HttpRequest, route: TableRoute, hand: Hand, message: str) ->
 
 
 def _create_refused(
-    request: HttpRequest, route: TableRoute, conflict: hand_service.HandConflict
+    request: HttpRequest,
+    route: TableRoute,
+    conflict: hand_service.HandConflict,
+    other: Hand | None = None,
 ) -> HttpResponse:
-    """Someone else saved this hand (or one went missing), or the night was closed: the sheet as
-    it is now and why nothing was saved. What this scorer typed stays in the form, now as the
-    table's next hand, ready to save as that one."""
+    """Someone else saved this hand (or one went missing), or the night was closed, or this form
+    already saved another hand (`other`, shown beside this one): the sheet as it is now and why
+    nothing was saved. What this scorer typed stays in the form, now as the table's next hand
+    under a new client id, ready to save as that one."""
     table = route.table
     table.night.refresh_from_db()
     extra: dict[str, Any] = {"conflict": str(conflict)}
+    if other is not None:
+        extra.update(other=other, other_label=f"Saved as hand {other.number}:")
     outcome = "closed"
     if conflict.next_number is not None and not _locked(request, route, table.night):
         moved = moved_on_form(table, request.POST)

@@ -24,6 +24,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from club import access, ratelimit
@@ -126,12 +127,14 @@ def _preview_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
     return view
 
 
+@never_cache
 @require_http_methods(["GET", "HEAD"])
 @by_link
 def link_table(request: HttpRequest, route: TableRoute) -> HttpResponse:
     return table_views.show_table(request, route)
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 @by_link
 @_preview_only
@@ -152,6 +155,7 @@ def link_create(request: HttpRequest, route: TableRoute) -> HttpResponse:
     return table_views.do_create(request, route)
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 @by_link
 def link_edit(request: HttpRequest, route: TableRoute, hand_id: int) -> HttpResponse:
@@ -161,6 +165,7 @@ def link_edit(request: HttpRequest, route: TableRoute, hand_id: int) -> HttpResp
     return table_views.do_edit(request, route, hand)
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 @by_link
 def link_delete(request: HttpRequest, route: TableRoute, hand_id: int) -> HttpResponse:
@@ -174,6 +179,7 @@ def _players_in(hand: Hand, route: TableRoute) -> list[Player]:
     return [s.player for s in route.table.seats.all() if s.player_id != hand.sitting_out_id]
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 @by_link
 def link_confirm(request: HttpRequest, route: TableRoute, hand_id: int) -> HttpResponse:
@@ -329,6 +335,7 @@ def _club_route(request: HttpRequest, club, hand: Hand) -> TableRoute:
     return TableRoute(club, prefetch_seats(hand.table), can_score, request.user)
 
 
+@never_cache
 @login_if_hidden
 def hand_confirm(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     """A secretary confirms a hand that waits for a second player (from the night page), or

@@ -552,7 +552,11 @@
       return;
     }
     if (action === "as-next") {
+      // Saved as another hand it is another entry: a new id (the old one may name a hand saved
+      // already, from a page the browser brought back).
+      var fresh = newId();
       item.fields = item.fields.map(function (pair) {
+        if (pair[0] === "client_id") return [pair[0], fresh];
         if (pair[0] === "expected_number") return [pair[0], String(item.problem.next)];
         if (pair[0] === "dealer" && item.problem.dealer) return [pair[0], item.problem.dealer];
         return pair;
@@ -745,9 +749,22 @@
 
   // --- start ---------------------------------------------------------------------------------------
 
+  // Each entry its own id, made here: a page the browser brought back (Back, Forward, a copy
+  // the service worker kept) still holds the id of the hand saved from it, and the server would
+  // refuse a different hand sent under it.
+  function freshEntryId() {
+    var form = handForm();
+    if (isNewHandForm(form) && field(form, "client_id")) field(form, "client_id").value = newId();
+  }
+
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) freshEntryId();
+  });
+
   function start() {
     var box = outboxEl();
     if (!box) return;
+    freshEntryId();
     etag = box.dataset.sheetEtag || "";
     if ("serviceWorker" in navigator && box.dataset.swUrl) {
       navigator.serviceWorker.register(box.dataset.swUrl).catch(function () { /* no offline copy */ });

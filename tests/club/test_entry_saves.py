@@ -179,7 +179,9 @@ def test_when_another_device_saved_first_what_was_typed_is_kept_as_the_next_hand
     assert chosen(html, "declarer") == str(cat.pk)
     assert 'name="tricks" value="8"' in html and "Cat&#x27;s big one" in html
     assert 'name="expected_number" value="2"' in html and "Save hand 2" in text
-    assert f'name="client_id" value="{mine["client_id"]}"' in html
+    # Saved as hand 2 it is a new entry, under a new client id.
+    kept_id = re.search(r'name="client_id" value="([0-9a-f-]{36})"', html).group(1)
+    assert kept_id != mine["client_id"]
     assert re.search(r"Dealer\s*<strong>Bob</strong>", html)
     # The message is beside the Save button, not above the sheet.
     save_area = html[html.index('id="save-hand"') :]
