@@ -293,26 +293,17 @@ class HandForm(forms.Form):
 
     # --- what the page shows -------------------------------------------------------------------
 
-    def plan(self, count: int = 24) -> dict[str, Any]:
-        """The next hands' dealer, who sits out and any rotating trump, from this form's hand on:
-        when the phone is offline the page moves to the next hand with these (it cannot ask)."""
+    def plan(self) -> dict[str, Any]:
+        """The table's rotation as scoring.table gives it, for the page to move on to the next
+        deal with no connection (it cannot ask): for each dealer, who sits out and who deals next
+        (after a played hand, and after cards wrongly dealt), and the trump rotation."""
         keys = [str(p.pk) for p in self.seats]
-        first = keys.index(str(self.hand_dealer.pk))
-        hands = []
-        for step in range(count):
-            number = self.number + step
-            dealer = keys[(first + step) % len(keys)]
-            trump = scoring.table.trump_for(self.rules, number)
-            hands.append(
-                {
-                    "number": number,
-                    "dealer": dealer,
-                    "out": scoring.table.sitting_out(keys, dealer, self.rules),
-                    "trump": trump.value if trump else "",
-                    "trumpLabel": trump_label(trump) if trump else "",
-                }
-            )
-        return {"players": {str(p.pk): p.name for p in self.seats}, "hands": hands}
+        trumps = self.rules.trump_rotation
+        return {
+            "players": {str(p.pk): p.name for p in self.seats},
+            "deals": scoring.table.rotation(keys, self.rules),
+            "trumps": [{"value": t.value, "label": trump_label(t)} for t in trumps],
+        }
 
     @property
     def rotation_trump_label(self) -> str:
@@ -743,10 +734,10 @@ def following_hand_form(table: Table, hand: Hand) -> NewHandForm:
     a deal that did not count, where the rules say), with no query."""
     seats = hand_service.seated_players(table)
     keys = [str(p.pk) for p in seats]
-    after = scoring.table.next_dealer_after(
-        keys, str(hand.dealer_id), hand.outcome, hand.rule_set.rules
+    coming = scoring.table.next_deal(
+        keys, str(hand.dealer_id), hand.outcome, hand.rule_set.rules, hand.number
     )
-    return _hand_form_at(table, hand.number + 1, seats[keys.index(after)])
+    return _hand_form_at(table, coming.number, seats[keys.index(coming.dealer)])
 
 
 def moved_on_form(table: Table, data: Mapping[str, Any]) -> NewHandForm:

@@ -230,27 +230,28 @@ def next_hand(table: Table) -> dict[str, Any]:
     seats = seated_players(table)
     rules = table.night.season.rule_set.rules
     last = table.hands.order_by("-number").select_related("dealer", "rule_set").first()
-    number = 1 if last is None else last.number + 1
-    if last is None:
-        dealer = seats[table.first_dealer % len(seats)]
-    elif last.dealer_id not in {p.pk for p in seats}:
-        dealer = seats[0]  # the last dealer left the table: start again from the first seat
-    else:
-        # The deal passes to the left, except that a deal which did not count (cards wrongly
-        # dealt, revokes on both sides) is dealt again by the same player where the rules say.
-        keys = [_key(p) for p in seats]
-        after = scoring.table.next_dealer_after(
-            keys, _key(last.dealer), last.outcome, last.rule_set.rules
-        )
-        dealer = seats[keys.index(after)]
     keys = [_key(p) for p in seats]
-    out_key = scoring.table.sitting_out(keys, _key(dealer), rules)
-    trump = scoring.table.trump_for(rules, number)
+    if last is None:
+        coming = scoring.table.deal(keys, keys[table.first_dealer % len(keys)], rules, 1)
+    elif last.dealer_id not in {p.pk for p in seats}:
+        # The last dealer left the table: start again from the first seat.
+        coming = scoring.table.deal(keys, keys[0], rules, last.number + 1)
+    else:
+        coming = scoring.table.next_deal(
+            keys, _key(last.dealer), last.outcome, last.rule_set.rules, last.number
+        )
+        coming = scoring.table.deal(keys, coming.dealer, rules, coming.number)
+    return deal_defaults(seats, coming)
+
+
+def deal_defaults(seats: list[Player], coming: scoring.table.Deal) -> dict[str, Any]:
+    """A deal (players named by key) as the hand form's defaults: players, not keys."""
+    by_key = {_key(p): p for p in seats}
     return {
-        "number": number,
-        "dealer": dealer,
-        "sitting_out": next((p for p in seats if _key(p) == out_key), None),
-        "trump": trump.value if trump else "",
+        "number": coming.number,
+        "dealer": by_key[coming.dealer],
+        "sitting_out": by_key.get(coming.sitting_out) if coming.sitting_out else None,
+        "trump": coming.trump.value if coming.trump else "",
     }
 
 

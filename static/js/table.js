@@ -349,21 +349,45 @@
       at: Date.now(),
     };
     item.fields.forEach(function (pair) { if (pair[0] === "client_id") pair[1] = item.id; });
+    var coming = dealAfter(valueOf(form, "dealer"), valueOf(form, "contract"), number);
     Outbox.add(tableKey(), item).then(function (items) {
       pending = items;
       dropDraft();
-      nextHandOffline(form, number + 1);
+      nextHandOffline(form, coming);
       renderOutbox();
       say(reason + " Hand " + number + " (" + item.summary + ") is kept on this device, waiting to " +
         "send: it goes by itself when the connection returns.", "warning");
     });
   }
 
-  // With no server to ask, move the form on to the next hand from the plan the page came with.
-  function nextHandOffline(form, number) {
+  function rotationPlan() {
     var planEl = document.getElementById("entry-plan");
-    var plan = planEl ? JSON.parse(planEl.textContent) : null;
-    var hand = plan && plan.hands.filter(function (h) { return h.number === number; })[0];
+    return planEl ? JSON.parse(planEl.textContent) : null;
+  }
+
+  // The deal after hand `number`, dealt by `dealer` with `contract`: looked up in the rotation
+  // the server gave (scoring.table), never worked out here; cards wrongly dealt are dealt again
+  // by whom the rules say.
+  function dealAfter(dealer, contract, number) {
+    var plan = rotationPlan();
+    if (!plan) return { number: number + 1 };
+    var turn = plan.deals[dealer];
+    var next = turn ? (contract === "misdeal" ? turn.afterMisdeal : turn.next) : dealer;
+    var trump = plan.trumps.length ? plan.trumps[number % plan.trumps.length] : null;
+    return {
+      number: number + 1,
+      dealer: next,
+      out: plan.deals[next] ? plan.deals[next].out : null,
+      trump: trump ? trump.value : "",
+      trumpLabel: trump ? trump.label : "",
+    };
+  }
+
+  // With no server to ask, move the form on to the next deal (dealAfter).
+  function nextHandOffline(form, hand) {
+    var plan = rotationPlan();
+    var number = hand.number;
+    if (!hand.dealer) hand = null;
     ["contract", "trump", "declarer", "partner", "tricks", "revoke_by", "second_revoke_by",
       "third_revoke_by", "penalty", "penalty_by", "turned_suit", "last_trick_by", "notes"]
       .forEach(function (name) { setValue(form, name, ""); });
@@ -775,9 +799,11 @@
       renderOutbox();
       if (pending.length && isNewHandForm(handForm())) {
         // The form is for the next hand on the server; the waiting hands come first.
-        var last = pending[pending.length - 1].number;
-        if (parseInt(handForm().dataset.number, 10) <= last && !typed(handForm())) {
-          nextHandOffline(handForm(), last + 1);
+        var last = pending[pending.length - 1];
+        if (parseInt(handForm().dataset.number, 10) <= last.number && !typed(handForm())) {
+          var sent = {};
+          last.fields.forEach(function (pair) { sent[pair[0]] = pair[1]; });
+          nextHandOffline(handForm(), dealAfter(sent.dealer, sent.contract, last.number));
         }
       }
       flush();

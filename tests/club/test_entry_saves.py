@@ -274,11 +274,13 @@ def test_the_offline_plan_names_each_next_hands_dealer_and_who_sits_out(
     eve, fay, gus, hal, ivy = players[4:9]
     html = scorer_client.get(reverse("table_detail", args=["crown", table5.pk])).content.decode()
     plan = json.loads(re.search(r'id="entry-plan"[^>]*>(.*?)</script>', html, re.S).group(1))
-    hands = plan["hands"][:3]
-    assert [h["number"] for h in hands] == [1, 2, 3]
-    assert [plan["players"][h["dealer"]] for h in hands] == ["Eve", "Fay", "Gus"]
-    # Hoyle: the player on the dealer's right sits out.
-    assert [plan["players"][h["out"]] for h in hands] == ["Ivy", "Eve", "Fay"]
+    names, deals = plan["players"], plan["deals"]
+    # The deal passes to the left; Hoyle: the player on the dealer's right sits out; cards
+    # wrongly dealt are dealt again by the same player.
+    assert names[deals[str(eve.pk)]["next"]] == "Fay"
+    assert names[deals[str(eve.pk)]["afterMisdeal"]] == "Eve"
+    assert [names[deals[str(p.pk)]["out"]] for p in (eve, fay, gus)] == ["Ivy", "Eve", "Fay"]
+    assert names[deals[str(ivy.pk)]["next"]] == "Eve"
 
 
 # --- the service worker ------------------------------------------------------------------------
