@@ -26,7 +26,7 @@ from club.models import (
     Table,
     TableLink,
 )
-from club.queries.table_state import table_state
+from club.queries.table_state import TableState, table_state
 from club.services import grades, publish
 from club.services.ladder import ladder_amounts
 from club.services.locks import NightGone, lock_night
@@ -68,6 +68,30 @@ class EntryReused(HandConflict):
             next_number=next_number,
         )
         self.earlier = earlier
+
+
+class InvalidEntry(scoring.InvalidHand):
+    """The scoring core refused the entry (say, the declarer sits out this hand): nothing was
+    saved; the message, with players' names, is for the scorer, beside the form."""
+
+
+@dataclass(frozen=True)
+class HandSaved:
+    """What a save did, for the one answer the page gets: `outcome` "saved" (the hand was
+    written, `state` is the table after it and `scored` its amounts) or "resent" (the same entry
+    had been recorded already: `hand` is that one, and nothing was written)."""
+
+    outcome: str
+    hand: Hand
+    state: TableState | None = None
+    scored: ScoredHand | None = None
+
+    @property
+    def amounts(self) -> dict[int, int]:
+        """Player id -> amount of this hand (empty for a resend)."""
+        if self.scored is None:
+            return {}
+        return {p.pk: self.scored.amount(p) for p in self.scored.players}
 
 
 @dataclass(frozen=True)
@@ -142,14 +166,13 @@ def entry_of(hand: Hand) -> HandEntry:
     )
 
 
-def _resent(earlier: Hand, entry: HandEntry, next_number: int) -> Hand:
+def _resent(earlier: Hand, entry: HandEntry, next_number: int) -> HandSaved:
     """The hand recorded under this entry's client id, when the entry says the same (sent
     again: nothing is written); EntryReused when it says another hand."""
     stored = earlier.entry_digest or entry_digest(entry_of(earlier))
     if stored != entry_digest(entry):
         raise EntryReused(earlier, next_number)
-    earlier.resent = True  # type: ignore[attr-defined]
-    return earlier
+    return HandSaved("resent", earlier)
 
 
 @dataclass(frozen=True)
@@ -242,6 +265,15 @@ def next_hand(table: Table) -> dict[str, Any]:
         )
         coming = scoring.table.deal(keys, coming.dealer, rules, coming.number)
     return deal_defaults(seats, coming)
+
+
+def deal_after(table: Table, hand: Hand) -> scoring.table.Deal:
+    """The deal after `hand`, just saved at the table (players by key), with no query: the deal
+    passes on, or stays after a deal that did not count where the hand's rules say."""
+    keys = [_key(p) for p in seated_players(table)]
+    return scoring.table.next_deal(
+        keys, str(hand.dealer_id), hand.outcome, hand.rule_set.rules, hand.number
+    )
 
 
 def deal_defaults(seats: list[Player], coming: scoring.table.Deal) -> dict[str, Any]:
@@ -499,16 +531,32 @@ def record_hand(
     *,
     via: LinkSource | None = None,
 ) -> Hand:
-    """Append a hand to the table. `expected_number` is the number the form showed: if someone
-    else saved that hand meanwhile, refuse rather than record the same hand twice.
+    """Append a hand to the table and return it (for scripts, the demo, imports and tests; the
+    table page uses save_hand, which says what became of the save)."""
+    return save_hand(table, entry, user, expected_number, client_id, via=via).hand
+
+
+def save_hand(
+    table: Table,
+    entry: HandEntry,
+    user: AbstractBaseUser | None,
+    expected_number: int | None = None,
+    client_id: uuid.UUID | None = None,
+    *,
+    via: LinkSource | None = None,
+) -> HandSaved:
+    """Append a hand to the table, scoring it once, under the night's lock. `expected_number` is
+    the number the form showed: if someone else saved that hand meanwhile, refuse rather than
+    record the same hand twice.
 
     `client_id` is made by the browser once per entry: when a hand with that id exists already
-    (the reply to an earlier save was lost, or the offline queue sent it again), that hand is
-    returned unchanged with `resent` set to True, and nothing is written; when that hand was
-    deleted at the table since, HandGone says so, and nothing is written either.
+    (the reply to an earlier save was lost, or the offline queue sent it again) and says the
+    same, the answer is "resent" and nothing is written; when it says another hand, EntryReused;
+    when that hand was deleted at the table since, HandGone says so, and nothing is written.
+    InvalidEntry when the scoring core refuses the entry.
 
-    The returned hand carries `state` (club.queries.table_state.TableState): the table as it is
-    after this hand, so that the answer to the save needs no query of its own."""
+    The result carries the table as it is after this hand (club.queries.table_state), so that
+    the answer to the save needs no query of its own."""
     try:
         with transaction.atomic():
             # The night, its season and rule sets with a share lock: the saves at every table of
@@ -531,7 +579,10 @@ def record_hand(
                 )
             _check_open(night, user)
             rule_set = night.season.rule_set
-            scored = score_entry(table, entry, rule_set.rules)
+            try:
+                scored = score_entry(table, entry, rule_set.rules)
+            except scoring.InvalidHand as error:
+                raise InvalidEntry(str(error)) from None
             number = state.last_number + 1
             if expected_number is not None and expected_number != number:
                 raise _moved_on(expected_number, number)
@@ -550,25 +601,23 @@ def record_hand(
             )
             apply_result(hand, scored)
             hand.save()
-            hand.resent = False  # type: ignore[attr-defined]
             write_revokes(hand, entry)
             _write_lines(hand, scored)
             grades.hand_saved(hand)
             _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand, scored), via)
             publish.after_correction(night, user)
-            state.add(hand, {p.pk: scored.amount(p) for p in scored.players})
-            hand.state = state  # type: ignore[attr-defined]
-            hand.scored = scored  # type: ignore[attr-defined]
+            saved = HandSaved("saved", hand, state, scored)
+            state.add(hand, saved.amounts)
     except IntegrityError:
         return _lost_race(table, entry, client_id)
-    return hand
+    return saved
 
 
 # The players a hand names, fetched with it to compare it with an entry and to show it.
 _PLAYERS = ("dealer", "declarer", "partner", "last_trick_by", "penalty_by")
 
 
-def _lost_race(table: Table, entry: HandEntry, client_id: uuid.UUID | None) -> Hand:
+def _lost_race(table: Table, entry: HandEntry, client_id: uuid.UUID | None) -> HandSaved:
     """The insert met a unique constraint: another save took this number at the same moment,
     or this entry's id was used at another table."""
     number = (table.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1

@@ -37,7 +37,9 @@ from club.request_log import note_club
 from club.services import table_links as link_service
 from club.services.hands import HandConflict, LinkSource
 from club.views import hands as table_views
-from club.views.hands import TableRoute
+from club.views.hand_save import save_new_hand
+from club.views.table_page import closed, club_hand, done, hand_page, page_context, whole_page
+from club.views.table_route import TableRoute
 
 LINK_PAGE = "club/table_links/table.html"
 NOT_FOUND = "club/table_links/not_found.html"
@@ -152,7 +154,7 @@ def link_preview(request: HttpRequest, route: TableRoute) -> HttpResponse:
 @require_POST
 @by_link
 def link_create(request: HttpRequest, route: TableRoute) -> HttpResponse:
-    return table_views.do_create(request, route)
+    return save_new_hand(request, route)
 
 
 @never_cache
@@ -195,7 +197,7 @@ def _confirm(
 ) -> HttpResponse:
     """The confirmation card (in the entry area) and its POST, for a link or a secretary."""
     if route.table.night.is_closed:
-        return table_views._closed(request, route)
+        return closed(request, route)
     if request.method == "GET":
         form = ConfirmHandForm(initial={"version": hand.version}, players=players)
         return _confirm_page(request, route, hand, form)
@@ -213,11 +215,11 @@ def _confirm(
     except HandConflict as conflict:
         route.table.night.refresh_from_db()
         if route.table.night.is_closed:
-            return table_views._closed(request, route)
+            return closed(request, route)
         return _confirm_page(request, route, hand, form, status=409, conflict=str(conflict))
     who = form.cleaned_data.get("confirmer")
     by = f" by {who.name}" if who else ""
-    return table_views._done(request, route, f"Hand {hand.number} confirmed{by}.")
+    return done(request, route, f"Hand {hand.number} confirmed{by}.")
 
 
 def _confirm_page(
@@ -230,9 +232,9 @@ def _confirm_page(
 ) -> HttpResponse:
     extra = {"confirm_form": form, "hand": hand, "mode": "confirm", "conflict": conflict}
     if request.htmx:
-        context = table_views._context(request, route, **extra)
+        context = page_context(request, route, **extra)
         return render(request, "club/table_links/confirm.html#card", context, status=status)
-    return table_views.hand_page(request, route, "club/table_links/confirm.html", status, extra)
+    return hand_page(request, route, "club/table_links/confirm.html", status, extra)
 
 
 @require_POST
@@ -241,7 +243,7 @@ def link_device(request: HttpRequest, route: TableRoute) -> HttpResponse:
     """Remember the phone's name for this link (in the session), for the audit trail."""
     form = DeviceForm(request.POST)
     if not form.is_valid():
-        return table_views._page(request, route, status=422, device_form=form)
+        return whole_page(request, route, status=422, device_form=form)
     assert route.via is not None
     devices = dict(request.session.get(DEVICES, {}))
     devices[str(route.via.link.pk)] = form.cleaned_data["device"]
@@ -340,7 +342,7 @@ def _club_route(request: HttpRequest, club, hand: Hand) -> TableRoute:
 def hand_confirm(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     """A secretary confirms a hand that waits for a second player (from the night page), or
     opens it to correct it on the table page."""
-    club, hand = table_views._club_hand(request, slug, hand_id, access.MANAGE)
+    club, hand = club_hand(request, slug, hand_id, access.MANAGE)
     route = _club_route(request, club, hand)
     if request.method == "POST" and not request.htmx and request.POST.get("next") == "night":
         form = ConfirmHandForm(request.POST)

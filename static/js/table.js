@@ -27,6 +27,20 @@
   var refreshingForm = false; // a fresh entry form asked for after the outbox emptied
   var previewAsked = null; // the fields as they were when the preview on its way was asked for
 
+  // One listener per event on the page: each part below registers its handler here, and they run
+  // in the order registered. "change" is heard in the capture phase, before htmx (listening on
+  // the form) builds the preview's request, which must carry the fields as the contract shows them.
+  var handlers = {};
+  function on(type, handler) {
+    if (!handlers[type]) {
+      handlers[type] = [];
+      document.addEventListener(type, function (event) {
+        handlers[type].forEach(function (each) { each(event); });
+      }, type === "change");
+    }
+    handlers[type].push(handler);
+  }
+
   // --- the page's parts --------------------------------------------------------------------------
 
   function outboxEl() { return document.getElementById("outbox"); }
@@ -140,7 +154,7 @@
     }
   }
 
-  document.addEventListener("click", function (event) {
+  on("click", function (event) {
     var more = event.target.closest && event.target.closest("[data-all-tricks]");
     if (!more) return;
     var group = more.closest("[data-tricks]");
@@ -254,22 +268,22 @@
 
   // --- the preview never shows errors for fields as they were ------------------------------------
 
-  document.addEventListener("input", markPreviewStale);
+  on("input", markPreviewStale);
   // In the capture phase, before htmx (listening on the form) builds the preview's request: the
   // request must carry the fields as the new contract shows them.
-  document.addEventListener("change", function (event) {
+  on("change", function (event) {
     if (event.target.name === "contract" && event.target.form) {
       event.target.closest("form").querySelectorAll("[data-tricks]").forEach(function (group) {
         group.classList.remove("all-tricks");
       });
       showFieldsFor(event.target.form);
     }
-  }, true);
-  document.addEventListener("change", function (event) {
+  });
+  on("change", function (event) {
     markPreviewStale(event);
     if (event.target.form && event.target.form.id === "hand-form") keepDraft();
   });
-  document.addEventListener("input", function (event) {
+  on("input", function (event) {
     if (event.target.form && event.target.form.id === "hand-form") keepDraft();
   });
 
@@ -284,12 +298,12 @@
       .map(function (p) { return p[0] + "=" + p[1]; }).sort().join("&");
   }
 
-  document.addEventListener("htmx:beforeRequest", function (event) {
+  on("htmx:beforeRequest", function (event) {
     var target = event.detail.target;
     var form = handForm();
     if (target && target.id === "preview" && form) previewAsked = serial(formFields(form));
   });
-  document.addEventListener("htmx:beforeSwap", function (event) {
+  on("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
     if (!target || target.id !== "preview") return;
     var form = handForm();
@@ -298,7 +312,7 @@
       event.detail.shouldSwap = false;
     }
   });
-  document.addEventListener("htmx:afterSwap", function (event) {
+  on("htmx:afterSwap", function (event) {
     if (event.detail.target && event.detail.target.id === "preview") {
       event.detail.target.classList.remove("stale");
     }
@@ -353,7 +367,7 @@
     Outbox.add(tableKey(), item).then(function (items) {
       pending = items;
       dropDraft();
-      nextHandOffline(form, coming);
+      moveToDeal(form, coming);
       renderOutbox();
       say(reason + " Hand " + number + " (" + item.summary + ") is kept on this device, waiting to " +
         "send: it goes by itself when the connection returns.", "warning");
@@ -383,8 +397,9 @@
     };
   }
 
-  // With no server to ask, move the form on to the next deal (dealAfter).
-  function nextHandOffline(form, hand) {
+  // Move the form on to the next deal: the one the server named in a save's answer (online), or,
+  // with no server to ask, dealAfter's. The chips stay; only what they offer and hold changes.
+  function moveToDeal(form, hand, online) {
     var plan = rotationPlan();
     var number = hand.number;
     if (!hand.dealer) hand = null;
@@ -425,12 +440,18 @@
     if (button) button.textContent = "Save hand " + number;
     var preview = document.getElementById("preview");
     if (preview) {
-      preview.replaceChildren();
+      var body = document.createElement("div");
+      body.className = "preview-body empty";
       var p = document.createElement("p");
       p.className = "muted";
-      p.textContent = "Offline: the result and amounts show once the hand reaches the server.";
-      preview.appendChild(p);
+      p.textContent = online
+        ? "Choose the contract: the result and everyone's amount show here before you save."
+        : "Offline: the result and amounts show once the hand reaches the server.";
+      body.appendChild(p);
+      preview.replaceChildren(body);
+      preview.classList.remove("stale");
     }
+    if (hand && hand.trump) setValue(form, "trump", hand.trump);
     showFieldsFor(form);
     form.querySelector("input[name=contract]").focus();
   }
@@ -441,7 +462,7 @@
     return s;
   }
 
-  document.addEventListener("htmx:beforeRequest", function (event) {
+  on("htmx:beforeRequest", function (event) {
     if (!isSave(event)) return;
     var form = handForm();
     if (!isNewHandForm(form)) {
@@ -460,17 +481,39 @@
     }
   });
 
-  document.addEventListener("htmx:afterRequest", function (event) {
+  // The deal the server named in a save's answer (club/views/hand_save.py), with the trump's label
+  // from the rotation the page came with.
+  function dealFromAnswer(xhr) {
+    var number = parseInt(xhr.getResponseHeader("X-Next-Number"), 10);
+    var trump = xhr.getResponseHeader("X-Next-Trump") || "";
+    var plan = rotationPlan();
+    var label = plan ? (plan.trumps.filter(function (t) { return t.value === trump; })[0] || {}).label : "";
+    return {
+      number: number,
+      dealer: xhr.getResponseHeader("X-Next-Dealer"),
+      out: xhr.getResponseHeader("X-Next-Out") || null,
+      trump: trump,
+      trumpLabel: label || "",
+    };
+  }
+
+  on("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
     var fresh = xhr && xhr.getResponseHeader("X-Sheet-ETag");
     if (fresh) etag = fresh;
+    if (isSave(event) && xhr && xhr.getResponseHeader("X-Hand-Outcome") === "saved" &&
+        xhr.getResponseHeader("HX-Reswap") === "none" && isNewHandForm(handForm())) {
+      // Saved: the form stays, and moves on to the deal the server named.
+      dropDraft();
+      moveToDeal(handForm(), dealFromAnswer(xhr), true);
+    }
     if (event.detail.successful || (xhr && (xhr.status === 409 || xhr.status === 422))) {
       var top = document.getElementById("sheet-status");
       if (top) top.hidden = true;
     }
   });
 
-  document.addEventListener("htmx:afterSwap", function (event) {
+  on("htmx:afterSwap", function (event) {
     var target = event.detail.target;
     if (!target || (target.id !== "entry" && !target.closest("#entry"))) return;
     var form = handForm();
@@ -478,11 +521,11 @@
     if (form) showFieldsFor(form);
   });
 
-  document.addEventListener("click", function (event) {
+  on("click", function (event) {
     if (event.target.closest && event.target.closest("[data-discard-draft]")) dropDraft();
   });
 
-  document.addEventListener("htmx:responseError", function (event) {
+  on("htmx:responseError", function (event) {
     var status = event.detail.xhr.status;
     if (status >= 500 && isSave(event) && isNewHandForm(handForm())) {
       // A server error (the database busy for too long, a restart): keep the hand and send it
@@ -498,7 +541,7 @@
     "error", fromEntry(event));
   });
 
-  document.addEventListener("htmx:sendError", function (event) {
+  on("htmx:sendError", function (event) {
     var form = handForm();
     if (isSave(event) && isNewHandForm(form)) {
       // The save may have arrived and only its reply been lost: the outbox sends it again with
@@ -563,7 +606,7 @@
     return b;
   }
 
-  document.addEventListener("click", function (event) {
+  on("click", function (event) {
     var b = event.target.closest && event.target.closest("[data-outbox-action]");
     if (!b) return;
     var id = b.closest(".outbox-item").dataset.id;
@@ -707,7 +750,7 @@
     }
   }
 
-  document.addEventListener("htmx:beforeSwap", function (event) {
+  on("htmx:beforeSwap", function (event) {
     // The scorer started typing while the fresh form was on its way: keep what they typed.
     var target = event.detail.target;
     if (refreshingForm && target && target.id === "entry" && typed(handForm())) {
@@ -760,8 +803,8 @@
   // Whether the person at this page has typed into the form (a draft restored on load alone does
   // not count: leaving then loses nothing, and Chromium refuses to ask without a gesture).
   var touched = false;
-  document.addEventListener("input", function (event) { if (event.isTrusted) touched = true; });
-  document.addEventListener("change", function (event) { if (event.isTrusted) touched = true; });
+  on("input", function (event) { if (event.isTrusted) touched = true; });
+  on("change", function (event) { if (event.isTrusted) touched = true; });
 
   window.addEventListener("beforeunload", function (event) {
     if ((touched && isNewHandForm(handForm()) && typed(handForm())) || pending.length) {
@@ -803,7 +846,7 @@
         if (parseInt(handForm().dataset.number, 10) <= last.number && !typed(handForm())) {
           var sent = {};
           last.fields.forEach(function (pair) { sent[pair[0]] = pair[1]; });
-          nextHandOffline(handForm(), dealAfter(sent.dealer, sent.contract, last.number));
+          moveToDeal(handForm(), dealAfter(sent.dealer, sent.contract, last.number));
         }
       }
       flush();

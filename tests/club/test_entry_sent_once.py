@@ -21,6 +21,7 @@ from club.services.hands import (
     HandEntry,
     entry_digest,
     record_hand,
+    save_hand,
     update_hand,
 )
 from tests.club.test_entry_saves import HTMX, create_url, form_data, page_text
@@ -124,8 +125,8 @@ def test_the_comparison_is_with_the_entry_as_first_sent_not_as_corrected(
     entry = HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=6)
     hand = record_hand(table4, entry, secretary, 1, client_id=key)
     update_hand(hand, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=4), secretary, 1)
-    again = record_hand(table4, entry, secretary, 1, client_id=key)
-    assert again.pk == hand.pk and again.resent
+    again = save_hand(table4, entry, secretary, 1, client_id=key)
+    assert again.hand.pk == hand.pk and again.outcome == "resent"
     with pytest.raises(EntryReused) as refused:
         record_hand(
             table4,
@@ -147,7 +148,7 @@ def test_a_hand_saved_before_entries_kept_a_fingerprint_is_compared_by_its_field
     entry = HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=6, revoke_by=dan)
     hand = record_hand(table4, entry, secretary, 1, client_id=key)
     Hand.objects.filter(pk=hand.pk).update(entry_digest="")
-    assert record_hand(table4, entry, secretary, client_id=key).resent
+    assert save_hand(table4, entry, secretary, client_id=key).outcome == "resent"
     with pytest.raises(EntryReused):
         record_hand(table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=6),
                     secretary, client_id=key)  # fmt: skip
