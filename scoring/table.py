@@ -4,6 +4,7 @@ and which contracts a table of that size allows."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from scoring.contracts import Contract, Trump
 from scoring.hands import InvalidHand, Outcome
@@ -70,3 +71,42 @@ def legal_contracts(players_in_hand: int) -> tuple[Contract, ...]:
     if players_in_hand == 3:
         return tuple(c for c in Contract if c is not Contract.PROP_COP)
     return tuple(Contract)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A hand about to be dealt: its number, who deals, who sits out (a table of five) and the
+    rotating trump, if the rule set has one."""
+
+    number: int
+    dealer: str
+    sitting_out: str | None
+    trump: Trump | None
+
+
+def deal(seats: Sequence[str], dealer: str, rules: RuleSet, number: int) -> Deal:
+    """Hand `number` dealt by `dealer`."""
+    return Deal(number, dealer, sitting_out(seats, dealer, rules), trump_for(rules, number))
+
+
+def next_deal(
+    seats: Sequence[str], dealer: str, outcome: Outcome | str, rules: RuleSet, number: int
+) -> Deal:
+    """The deal after hand `number`, dealt by `dealer`, ended with `outcome`: the next player to
+    the left deals, or the same one again after a deal that did not count where the rules say.
+    The one answer to "who deals next" for the server and for a page with no connection."""
+    return deal(seats, next_dealer_after(seats, dealer, outcome, rules), rules, number + 1)
+
+
+def rotation(seats: Sequence[str], rules: RuleSet) -> dict[str, dict[str, str | None]]:
+    """For each seat as dealer: who sits out, who deals next after a played (or all passed) hand
+    and who after cards wrongly dealt. What a page with no connection looks the next deal up in
+    (it cannot score, so it reads a redeal from the contract "cards wrongly dealt")."""
+    return {
+        dealer: {
+            "out": sitting_out(seats, dealer, rules),
+            "next": next_dealer_after(seats, dealer, Outcome.PLAYED, rules),
+            "afterMisdeal": next_dealer_after(seats, dealer, Outcome.MISDEAL, rules),
+        }
+        for dealer in seats
+    }

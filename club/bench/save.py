@@ -6,6 +6,10 @@ sheet of 10 hands and on one of 40. For each size it builds (once; later runs re
 of four with that many hands already entered, then saves the next hand at each table once and
 reports the medians and the 90th percentile of the wall clock and of this process's CPU, the
 queries the save ran and the bytes of its answer (which must not grow with the sheet).
+
+Beside it, the floor: the same writes (the hand, its score lines; the database's triggers add them
+to the night's totals) done by bare SQL in one transaction, rolled back, with no Django between;
+and the ratio of the save to it.
 """
 
 from __future__ import annotations
@@ -16,14 +20,15 @@ import time
 import uuid
 from dataclasses import dataclass
 
-from django.db import connection
+from django.db import connection, transaction
+from django.db.models import Model
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from club.bench.live import _served
 from club.bench.nights import played_night
-from club.models import Hand, Night, Table
+from club.models import Hand, Night, ScoreLine, Table
 from club.services import table_links as link_service
 from club.services.hands import delete_hand, next_hand
 
@@ -41,6 +46,11 @@ class SaveTiming:
     cpu_ms: float
     queries: int
     answer_bytes: int
+    floor_ms: float = 0.0  # the same writes by bare SQL
+
+    @property
+    def ratio(self) -> float:
+        return self.wall_ms / self.floor_ms if self.floor_ms else 0.0
 
 
 def _night(size: int, tables: int) -> Night:
@@ -62,6 +72,41 @@ def _form(table: Table) -> dict[str, object]:
     }
 
 
+def _insert(model: type[Model], rows: list[Model], returning: bool = False) -> list[int]:
+    """INSERT the rows by bare SQL (their columns' values as Django would store them)."""
+    fields = [f for f in model._meta.local_concrete_fields if not f.primary_key]
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    sql = f"INSERT INTO {model._meta.db_table} ({columns}) VALUES ({marks})"
+    if returning:
+        sql += " RETURNING id"
+    ids = []
+    with connection.cursor() as cursor:
+        for row in rows:
+            values = [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
+            cursor.execute(sql, values)
+            if returning:
+                ids.append(cursor.fetchone()[0])
+    return ids
+
+
+def _floor(table: Table, saved: Hand) -> float:
+    """The save's writes by bare SQL: a copy of the hand just saved as the next one, and its
+    score lines, in a transaction rolled back. Milliseconds."""
+    lines = list(saved.score_lines.all())
+    hand = Hand.objects.get(pk=saved.pk)
+    hand.pk, hand.number, hand.client_id = None, saved.number + 1, uuid.uuid4()
+    wall = time.perf_counter()
+    with transaction.atomic():
+        (hand_id,) = _insert(Hand, [hand], returning=True)
+        for line in lines:
+            line.pk, line.hand_id = None, hand_id
+        _insert(ScoreLine, lines)
+        elapsed = (time.perf_counter() - wall) * 1000
+        transaction.set_rollback(True)
+    return elapsed
+
+
 def _p90(values: list[float]) -> float:
     return statistics.quantiles(values, n=10)[-1] if len(values) > 1 else values[0]
 
@@ -76,6 +121,7 @@ def bench_save(tables: int = 30) -> list[SaveTiming]:
             cpus: list[float] = []
             queries: list[int] = []
             sizes: list[int] = []
+            floors: list[float] = []
             for table in night.tables.order_by("number"):
                 if table.hands.count() != size:  # saved at by an earlier run: build afresh
                     continue
@@ -92,6 +138,7 @@ def bench_save(tables: int = 30) -> list[SaveTiming]:
                     raise RuntimeError(f"table {table.number}: not saved: {response}")
                 queries.append(len(captured.captured_queries))
                 sizes.append(len(response.content))  # type: ignore[attr-defined]
+                floors.append(_floor(table, Hand.objects.get(table=table, number=size + 1)))
             if not walls:
                 raise RuntimeError(f"every table of {night} was saved at: run seed again")
             results.append(
@@ -103,6 +150,7 @@ def bench_save(tables: int = 30) -> list[SaveTiming]:
                     cpu_ms=statistics.median(cpus),
                     queries=max(queries),
                     answer_bytes=max(sizes),
+                    floor_ms=statistics.median(floors),
                 )
             )
             # Undo the saves (as a secretary's delete would) so the next run times the same sheets.
@@ -115,11 +163,12 @@ def report(results: list[SaveTiming]) -> list[str]:
     lines = [
         f"Database: {connection.vendor}. One save through a table's link, in-process:",
         f"{'hands before':>12} {'saves':>5} {'ms p50':>7} {'ms p90':>7} {'CPU ms':>7} "
-        f"{'queries':>7} {'answer bytes':>12}",
+        f"{'queries':>7} {'answer bytes':>12} {'SQL floor ms':>12} {'ratio':>6}",
     ]
     for r in results:
         lines.append(
             f"{r.hands_before:>12} {r.saves:>5} {r.wall_ms:7.1f} {r.wall_p90_ms:7.1f} "
-            f"{r.cpu_ms:7.1f} {r.queries:>7} {r.answer_bytes:>12}"
+            f"{r.cpu_ms:7.1f} {r.queries:>7} {r.answer_bytes:>12} {r.floor_ms:12.2f} "
+            f"{r.ratio:6.1f}"
         )
     return lines

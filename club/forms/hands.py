@@ -8,60 +8,35 @@ computes a score.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS
-from django.forms.boundfield import BoundField
-from django.http import QueryDict
 
 import scoring
+from club.forms.hand_layout import (
+    HIDDEN_FIELDS,
+    MISDEAL_LABEL,
+    MISERES,
+    NO_CONTRACT,
+    HandLayout,
+    trump_choice,
+    trump_kind,
+)
+from club.forms.hand_words import ALL_PASSED_LABELS, describe_entry, result_words
 from club.forms.wrong_cards import WrongCardsField
-from club.models import Hand, Player, Table
-from club.names import short_names
-from club.queries.rulings import rulings_text
+from club.models import Player, Table
 from club.services import hands as hand_service
-from club.services.hands import HandEntry, ScoredHand, revoke_players
+from club.services.hands import HandEntry, ScoredHand
 from scoring.contracts import SUITS
 
 TRICKS_MESSAGE = "Tricks must be between 0 and 13"
-NO_CONTRACT = "none"  # what the page calls "no contract chosen yet" when it shows and hides fields
-HIDDEN_FIELDS = ("expected_number", "version", "client_id")
-
-
-def _target(key: str) -> int | None:
-    try:
-        return scoring.Contract(key).target
-    except ValueError:
-        return None
-
-
-def trump_label(trump: scoring.Trump) -> str:
-    if trump is scoring.Trump.NO_TRUMPS:
-        return trump.display_name
-    return f"{trump.symbol} {trump.display_name}"
-
-
-def trump_choice(trump: scoring.Trump) -> str:
-    """The word first, so that typing "h" in the select picks Hearts (type-ahead reads the label's
-    first letters; a suit symbol there made it unusable from the keyboard)."""
-    if trump is scoring.Trump.NO_TRUMPS:
-        return trump.display_name
-    return f"{trump.display_name} {trump.symbol}"
 
 
 TRUMP_CHOICES = [("", "—"), *((t.value, trump_choice(t)) for t in scoring.Trump)]
-ALL_PASSED_LABELS = {
-    scoring.AllPassed.REDEAL: "All passed: redeal",
-    scoring.AllPassed.GOULASH: "All passed: goulash",
-    scoring.AllPassed.GENERAL_MISERE: "All passed: general misère",
-}
-MISDEAL_LABEL = "Cards wrongly dealt: redeal"
 NO_PLAY = (scoring.ALL_PASSED, scoring.MISDEAL)  # no contract played: nobody declares
-MISERES = (scoring.Contract.MISERE.value, scoring.Contract.OPEN_MISERE.value)
 # The revokes of a hand, in the order found: the first (or only) one, then any more.
 REVOKE_FIELDS = ("revoke_by", "second_revoke_by", "third_revoke_by")
 PENALTY_CHOICES = [
@@ -93,63 +68,6 @@ class PlayerField(forms.ChoiceField):
 
 
 @dataclass(frozen=True)
-class FieldSlot:
-    """A visible field, with the contracts it applies to (the page hides it for the others)."""
-
-    field: BoundField
-    show_for: str = ""  # space-separated contract keys; blank: always shown
-    hidden: bool = False
-
-
-@dataclass(frozen=True)
-class Chip:
-    """One choice of a group, drawn as a large button (a radio input in a label)."""
-
-    value: str
-    label: str
-    checked: bool = False
-    show_for: str = ""  # contract keys it is offered for, when not all of its group's
-    hidden: bool = False
-    kind: str = ""  # a class: "made", "failed"
-    title: str = ""  # the full name, when the label is shortened
-    target: int | None = None  # a contract's tricks to make (the page offers tricks near it)
-
-
-@dataclass(frozen=True)
-class ChipGroup:
-    field: BoundField
-    chips: list[Chip]
-    show_for: str = ""
-    hidden: bool = False
-
-    @property
-    def disabled(self) -> bool:
-        return self.hidden
-
-
-# Which tricks chips each kind of contract gets: a number for the contracts with over- and
-# under-tricks, "made or failed" for those won or lost outright (a misère made takes none).
-TRICK_CONTRACTS = tuple(c.value for c in scoring.Contract if c.info.counts_extra_tricks)
-MADE_FAILED = {
-    scoring.Contract.MISERE.value: ("0", "1"),
-    scoring.Contract.OPEN_MISERE.value: ("0", "1"),
-    scoring.Contract.ABUNDANCE_DECLARED.value: ("13", "12"),
-}
-CHIP_FIELDS = ("contract", "trump", "declarer", "partner", "tricks", "last_trick_by")
-MORE_FIELDS = (
-    "revoke_by",
-    "second_revoke_by",
-    "third_revoke_by",
-    "penalty",
-    "penalty_by",
-    "wrong_cards",
-    "turned_suit",
-    "dealer",
-    "notes",
-)
-
-
-@dataclass(frozen=True)
 class Preview:
     state: str  # "empty" (no contract yet), "ok" or "invalid"
     title: str = ""
@@ -158,7 +76,7 @@ class Preview:
     errors: list[str] = field(default_factory=list)
 
 
-class HandForm(forms.Form):
+class HandForm(HandLayout, forms.Form):
     contract = forms.ChoiceField(
         label="Contract", error_messages={"required": "Choose the contract (or All passed)."}
     )
@@ -210,9 +128,13 @@ class HandForm(forms.Form):
         dealer: Player,
         number: int,
         rotation_trump: str = "",
+        scores: bool = True,
         **kwargs: Any,
     ) -> None:
         kwargs.setdefault("label_suffix", "")
+        # A form read to save checks its fields only: the hand service scores the entry, once,
+        # under the night's lock. The preview's form scores it to show the amounts.
+        self.scores = scores
         self._arguments = {
             "table": table,
             "rules": rules,
@@ -292,216 +214,16 @@ class HandForm(forms.Form):
                 self.fields[name].required = False
         if rotation_trump and "trump" not in self.initial:
             self.fields["trump"].initial = rotation_trump
-        self._trump_tab_order()
+        self.set_trump_tab_order()
         self.order_fields(self.field_order)
 
     # --- what the page shows -------------------------------------------------------------------
-
-    def plan(self, count: int = 24) -> dict[str, Any]:
-        """The next hands' dealer, who sits out and any rotating trump, from this form's hand on:
-        when the phone is offline the page moves to the next hand with these (it cannot ask)."""
-        keys = [str(p.pk) for p in self.seats]
-        first = keys.index(str(self.hand_dealer.pk))
-        hands = []
-        for step in range(count):
-            number = self.number + step
-            dealer = keys[(first + step) % len(keys)]
-            trump = scoring.table.trump_for(self.rules, number)
-            hands.append(
-                {
-                    "number": number,
-                    "dealer": dealer,
-                    "out": scoring.table.sitting_out(keys, dealer, self.rules),
-                    "trump": trump.value if trump else "",
-                    "trumpLabel": trump_label(trump) if trump else "",
-                }
-            )
-        return {"players": {str(p.pk): p.name for p in self.seats}, "hands": hands}
-
-    @property
-    def rotation_trump_label(self) -> str:
-        return trump_label(scoring.Trump(self.rotation_trump)) if self.rotation_trump else ""
 
     def _chosen_dealer(self) -> Player | None:
         if not self.is_bound:
             return None
         key = str(self.data.get(self.add_prefix("dealer"), ""))
         return next((p for p in self.seats if str(p.pk) == key), None)
-
-    def _trump_kind(self, contract: scoring.Contract) -> scoring.TrumpKind:
-        if (
-            contract is scoring.Contract.ABUNDANCE_DECLARED
-            and self.rules.abundance_declared_names_trumps
-        ):
-            return scoring.TrumpKind.DECLARER
-        return contract.info.trumps
-
-    def _show_for(self) -> dict[str, list[str]]:
-        playing = [c.value for c in self.contracts]
-        # Trumps are asked for only where the declarer names them (an abundance): the turned or
-        # rotating suit is the table's, shown above the form (and the turned one under "More").
-        named = [
-            c.value for c in self.contracts if self._trump_kind(c) is scoring.TrumpKind.DECLARER
-        ]
-        return {
-            "trump": named,
-            "declarer": [NO_CONTRACT, *playing],
-            "partner": [scoring.Contract.PROP_COP.value],
-            "tricks": [NO_CONTRACT, *playing],
-            "revoke_by": [NO_CONTRACT, *playing],
-            "second_revoke_by": playing,
-            "third_revoke_by": playing,
-            "penalty": [m for m in MISERES if m in playing],
-            "penalty_by": [m for m in MISERES if m in playing],
-            "wrong_cards": playing,
-            "turned_suit": [NO_CONTRACT, *playing, scoring.ALL_PASSED],
-            "last_trick_by": [scoring.ALL_PASSED],
-        }
-
-    def _trump_tab_order(self) -> None:
-        """Trumps are in the tab order only for the contracts whose declarer names them (an
-        abundance): for the others the suit is the turned one or none, so Tab goes from the
-        contract straight to the declarer. static/js/sheet.js keeps this up as the contract
-        changes, from `data-named-for`."""
-        named = [
-            c.value for c in self.contracts if self._trump_kind(c) is scoring.TrumpKind.DECLARER
-        ]
-        attrs = self.fields["trump"].widget.attrs
-        attrs["data-named-for"] = " ".join(named)
-        if self.current_contract() not in named:
-            attrs["tabindex"] = "-1"
-
-    def current_contract(self) -> str:
-        if self.is_bound:
-            value = self.data.get(self.add_prefix("contract"), "")
-        else:
-            value = self.initial.get("contract", self.fields["contract"].initial) or ""
-        return str(value) or NO_CONTRACT
-
-    def layout(self) -> list[FieldSlot]:
-        """The visible fields in tab order, each with the contracts it applies to."""
-        show_for = self._show_for()
-        current = self.current_contract()
-        slots = []
-        for bound in self.visible_fields():
-            keys = show_for.get(bound.name)
-            if keys is None:
-                slots.append(FieldSlot(bound))
-            else:
-                # A field with an error stays in view (a partner left over from Prop & Cop).
-                hidden = current not in keys and not bound.errors
-                # A hidden field is not posted (static/js/table.js enables it when shown).
-                bound.field.widget.attrs["disabled"] = hidden
-                slots.append(FieldSlot(bound, " ".join(keys), hidden))
-        return slots
-
-    def chip_groups(self) -> list[ChipGroup]:
-        """The form's main choices as large buttons, in tab order: contract, trumps named,
-        declarer, partner, tricks (or made or failed), and who took a general misère's last
-        trick. Each group is offered for the contracts it applies to (`show_for`); a hidden one
-        is not posted (static/js/table.js enables it when shown)."""
-        show_for = self._show_for()
-        current = self.current_contract()
-        groups = []
-        for name in CHIP_FIELDS:
-            if name not in self.fields:
-                continue
-            bound = self[name]
-            keys = show_for.get(name)
-            hidden = keys is not None and current not in keys and not bound.errors
-            chips = self._chips(name, str(bound.value() or ""), current)
-            groups.append(ChipGroup(bound, chips, " ".join(keys or ()), hidden))
-        return groups
-
-    def _chips(self, name: str, value: str, current: str) -> list[Chip]:
-        if name == "tricks":
-            return self._trick_chips(value, current)
-        choices = [(str(k), str(label)) for k, label in self.fields[name].choices if k != ""]
-        if name == "contract":
-            choices = [(k, label.split(":")[0]) for k, label in choices if k != scoring.MISDEAL]
-            return [
-                Chip(k, label, k == value, target=_target(k), title=label) for k, label in choices
-            ]
-        if name in ("declarer", "partner", "last_trick_by"):
-            # Every seat, the one sitting out hidden: offline, the page moves on to the next
-            # hand, where another player sits out, with no server to draw the buttons again.
-            shorts = short_names([p.name for p in self.seats])
-            return [
-                Chip(
-                    str(p.pk),
-                    short,
-                    str(p.pk) == value,
-                    title=p.name,
-                    hidden=p == self.sitting_out,
-                )
-                for p, short in zip(self.seats, shorts, strict=True)
-            ]
-        return [Chip(k, label, k == value) for k, label in choices]
-
-    def _trick_chips(self, value: str, current: str) -> list[Chip]:
-        made_failed = MADE_FAILED.get(current)
-        chips = [
-            Chip(
-                str(n),
-                str(n),
-                value == str(n) and made_failed is None,
-                show_for=" ".join((NO_CONTRACT, *TRICK_CONTRACTS)),
-                hidden=made_failed is not None,
-            )
-            for n in range(scoring.TRICKS_IN_HAND + 1)
-        ]
-        for contract, (made, failed) in MADE_FAILED.items():
-            for kind, tricks in (("made", made), ("failed", failed)):
-                chips.append(
-                    Chip(
-                        tricks,
-                        "Made" if kind == "made" else "Failed",
-                        current == contract and value == tricks,
-                        show_for=contract,
-                        hidden=current != contract,
-                        kind=kind,
-                    )
-                )
-        return chips
-
-    def misdeal_chip(self) -> Chip:
-        """Cards wrongly dealt: a contract of its own, offered under More."""
-        return Chip(scoring.MISDEAL, MISDEAL_LABEL, self.current_contract() == scoring.MISDEAL)
-
-    def more_fields(self) -> list[FieldSlot]:
-        """The rarely needed fields, behind "More": revokes, a penalty against a misère, the
-        suit turned up, the dealer, notes."""
-        return [slot for slot in self.layout() if slot.field.name in MORE_FIELDS]
-
-    @property
-    def more_open(self) -> bool:
-        """Open "More" when something in it was filled in or has an error."""
-        for name in MORE_FIELDS:
-            if name in ("dealer",) or name not in self.fields:
-                continue
-            bound = self[name]
-            if bound.errors or (bound.value() not in (None, "")):
-                return True
-        return self.current_contract() == scoring.MISDEAL
-
-    def problems(self) -> list[str]:
-        """Why a posted form was not saved, every reason named ("Contract: choose ...")."""
-        found = [str(message) for message in self.non_field_errors()]
-        for name, messages in self.errors.items():
-            if name == NON_FIELD_ERRORS:
-                continue
-            label = self.fields[name].label if name in self.fields else name
-            found.extend(str(m) if name in HIDDEN_FIELDS else f"{label}: {m}" for m in messages)
-        return found
-
-    def focus(self, name: str) -> None:
-        """Put the cursor on this field when the form appears."""
-        self.fields[name].widget.attrs["autofocus"] = True
-
-    def focus_first_error(self) -> None:
-        """Put the cursor on the first field with an error (or the first field)."""
-        wrong = [slot.field.name for slot in self.layout() if slot.field.errors]
-        self.focus(wrong[0] if wrong else "contract")
 
     # --- validation ----------------------------------------------------------------------------
 
@@ -556,7 +278,7 @@ class HandForm(forms.Form):
                 )
             self._clean_trump(contract, data)
         if not self._field_errors():
-            self._score(data)
+            self._read_entry(data)
         return data
 
     def _clean_penalty(self, contract: scoring.Contract, data: dict[str, Any]) -> None:
@@ -572,7 +294,7 @@ class HandForm(forms.Form):
         return tuple(p for p in (data.get(name) for name in REVOKE_FIELDS) if p is not None)
 
     def _clean_trump(self, contract: scoring.Contract, data: dict[str, Any]) -> None:
-        kind = self._trump_kind(contract)
+        kind = trump_kind(contract, self.rules)
         trump = data.get("trump") or ""
         if kind is scoring.TrumpKind.NONE:
             data["trump"] = ""
@@ -584,7 +306,7 @@ class HandForm(forms.Form):
         elif not trump:
             data["trump"] = self.rotation_trump
 
-    def _score(self, data: dict[str, Any]) -> None:
+    def _read_entry(self, data: dict[str, Any]) -> None:
         entry = HandEntry(
             dealer=data["dealer"],
             contract=data["contract"],
@@ -600,6 +322,9 @@ class HandForm(forms.Form):
             turned_suit=data.get("turned_suit") or "",
             wrong_cards=tuple(data.get("wrong_cards") or ()),
         )
+        if not self.scores:
+            self.entry = entry
+            return
         try:
             self.scored = hand_service.score_entry(self.table, entry, self.rules)
         except scoring.InvalidHand as error:
@@ -611,31 +336,12 @@ class HandForm(forms.Form):
 
     def describe(self) -> str:
         """ "Solo ♥ by Bob", "Prop & Cop by Bob & Cat", "All passed"."""
-        if self.entry is None:
-            return ""
-        if self.entry.contract == scoring.ALL_PASSED:
-            return ALL_PASSED_LABELS[self.rules.all_passed].split(":")[0]
-        if self.entry.contract == scoring.MISDEAL:
-            return "Cards wrongly dealt"
-        text = scoring.Contract(self.entry.contract).display_name
-        if self.entry.trump:
-            text += f" {scoring.Trump(self.entry.trump).symbol}"
-        names = [p.name for p in (self.entry.declarer, self.entry.partner) if p is not None]
-        return f"{text} by {' & '.join(names)}"
+        return describe_entry(self.entry, self.rules) if self.entry is not None else ""
 
     def result_text(self) -> str:
         if self.scored is None or self.entry is None:
             return ""
-        text = self.scored.result.summary
-        if self.entry.last_trick_by is not None:
-            text += f": {self.entry.last_trick_by.name} took the last trick"
-        words = rulings_text(
-            [p.name for p in self.entry.all_revokes],
-            self.entry.penalty,
-            self.entry.penalty_by.name if self.entry.penalty_by else None,
-            [p.name for p in self.entry.wrong_cards],
-        )
-        return f"{text}; {words}" if words else text
+        return result_words(self.entry, self.scored)
 
     def preview(self) -> Preview:
         if self.current_contract() == NO_CONTRACT:
@@ -695,109 +401,4 @@ class DeleteHandForm(forms.Form):
         widget=forms.HiddenInput,
         min_value=1,
         error_messages={"required": "This form is out of date: open the hand again."},
-    )
-
-
-def new_hand_form(table: Table, data: Mapping[str, Any] | None = None) -> NewHandForm:
-    """The form for the next hand at the table: its number, dealer and rotating trump."""
-    defaults = hand_service.next_hand(table)
-    return NewHandForm(
-        data,
-        table=table,
-        rules=table.night.season.rule_set.rules,
-        dealer=defaults["dealer"],
-        number=defaults["number"],
-        rotation_trump=defaults["trump"],
-        initial={"expected_number": defaults["number"], "client_id": uuid.uuid4()},
-    )
-
-
-def _hand_form_at(
-    table: Table,
-    number: int,
-    dealer: Player,
-    data: Mapping[str, Any] | None = None,
-) -> NewHandForm:
-    rules = table.night.season.rule_set.rules
-    rotation = scoring.table.trump_for(rules, number)
-    initial = {} if data is not None else {"expected_number": number, "client_id": uuid.uuid4()}
-    return NewHandForm(
-        data,
-        table=table,
-        rules=rules,
-        dealer=dealer,
-        number=number,
-        rotation_trump=rotation.value if rotation else "",
-        initial=initial,
-    )
-
-
-def posted_hand_form(table: Table, data: Mapping[str, Any]) -> NewHandForm:
-    """A new hand as posted: its number and dealer as the form showed them (the hand service
-    checks the number against the table under its lock), so that reading the form needs no
-    query. A form that does not say which hand it is gets the table's next one, and its error."""
-    try:
-        number = int(data.get("expected_number", ""))
-    except (TypeError, ValueError):
-        return new_hand_form(table, data)
-    seats = hand_service.seated_players(table)
-    if number < 1 or not seats:
-        return new_hand_form(table, data)
-    return _hand_form_at(table, number, seats[0], data)
-
-
-def following_hand_form(table: Table, hand: Hand) -> NewHandForm:
-    """The fresh form for the hand after `hand`, just saved: the deal passes on (or stays, after
-    a deal that did not count, where the rules say), with no query."""
-    seats = hand_service.seated_players(table)
-    keys = [str(p.pk) for p in seats]
-    after = scoring.table.next_dealer_after(
-        keys, str(hand.dealer_id), hand.outcome, hand.rule_set.rules
-    )
-    return _hand_form_at(table, hand.number + 1, seats[keys.index(after)])
-
-
-def moved_on_form(table: Table, data: Mapping[str, Any]) -> NewHandForm:
-    """What the scorer typed, as the table's next hand now: its number and dealer (the form's
-    were for the hand someone else saved meanwhile, or for one after a missing hand)."""
-    defaults = hand_service.next_hand(table)
-    moved = QueryDict(mutable=True)
-    moved.update(data)
-    moved["expected_number"] = str(defaults["number"])
-    moved["dealer"] = str(defaults["dealer"].pk)
-    return new_hand_form(table, moved)
-
-
-def edit_hand_form(hand: Hand, data: Mapping[str, Any] | None = None) -> EditHandForm:
-    """The form to correct a hand, scored under the rules it was recorded with."""
-    rules = hand.rule_set.rules
-    rotation = scoring.table.trump_for(rules, hand.number)
-
-    def pk(player: Player | None) -> int | None:
-        return None if player is None else player.pk
-
-    initial = {
-        "contract": hand.contract,
-        "trump": hand.trump,
-        "declarer": pk(hand.declarer),
-        "partner": pk(hand.partner),
-        "tricks": hand.tricks,
-        **{name: pk(p) for name, p in zip(REVOKE_FIELDS, revoke_players(hand), strict=False)},
-        "penalty": hand.penalty,
-        "penalty_by": pk(hand.penalty_by),
-        "wrong_cards": [str(pk) for pk in hand.wrong_cards or ()],
-        "turned_suit": hand.turned_suit,
-        "last_trick_by": pk(hand.last_trick_by),
-        "dealer": pk(hand.dealer),
-        "notes": hand.notes,
-        "version": hand.version,
-    }
-    return EditHandForm(
-        data,
-        table=hand.table,
-        rules=rules,
-        dealer=hand.dealer,
-        number=hand.number,
-        rotation_trump=rotation.value if rotation else "",
-        initial=initial,
     )

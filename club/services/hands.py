@@ -3,8 +3,10 @@ writes the hand, its score lines and an audit event in one transaction."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -24,7 +26,7 @@ from club.models import (
     Table,
     TableLink,
 )
-from club.queries.table_state import table_state
+from club.queries.table_state import TableState, table_state
 from club.queries.wrong_cards import wrong_card_names
 from club.services import grades, publish
 from club.services.ladder import ladder_amounts
@@ -50,6 +52,47 @@ class HandConflict(Exception):
 
 class HandGone(HandConflict):
     """The hand was deleted (by someone else, or by a first click) before this change got to it."""
+
+
+class EntryReused(HandConflict):
+    """A save came under the client id of a hand already recorded, but says another hand (a page
+    the browser brought back with Back, or a copy kept for offline use, still carries the id of
+    the hand saved from it): not the same entry sent again, so it is refused rather than taken
+    for a resend, and offered as the table's next hand. `earlier`: the hand recorded under that
+    id, to show beside this one."""
+
+    def __init__(self, earlier: Hand, next_number: int) -> None:
+        super().__init__(
+            f"Hand {earlier.number} was already saved from this form, and this is a different "
+            f"hand, so it was not saved. Both are shown here: if this one was played too, save "
+            f"it as hand {next_number}; if not, discard it.",
+            next_number=next_number,
+        )
+        self.earlier = earlier
+
+
+class InvalidEntry(scoring.InvalidHand):
+    """The scoring core refused the entry (say, the declarer sits out this hand): nothing was
+    saved; the message, with players' names, is for the scorer, beside the form."""
+
+
+@dataclass(frozen=True)
+class HandSaved:
+    """What a save did, for the one answer the page gets: `outcome` "saved" (the hand was
+    written, `state` is the table after it and `scored` its amounts) or "resent" (the same entry
+    had been recorded already: `hand` is that one, and nothing was written)."""
+
+    outcome: str
+    hand: Hand
+    state: TableState | None = None
+    scored: ScoredHand | None = None
+
+    @property
+    def amounts(self) -> dict[int, int]:
+        """Player id -> amount of this hand (empty for a resend)."""
+        if self.scored is None:
+            return {}
+        return {p.pk: self.scored.amount(p) for p in self.scored.players}
 
 
 @dataclass(frozen=True)
@@ -91,6 +134,48 @@ class HandEntry:
             turned_suit=self.turned_suit or None,
             wrong_cards=tuple(_key(p) for p in self.wrong_cards),
         )
+
+
+def entry_digest(entry: HandEntry) -> str:
+    """What an entry says, as a short fingerprint: every field of HandEntry (players by id), so
+    that a save sent twice can be told from a different hand sent under the same client id."""
+    said: dict[str, Any] = {}
+    for f in fields(entry):
+        value = getattr(entry, f.name)
+        if f.name in {"revoke_by", "revokes"}:
+            continue  # both read as the one list of revokes below
+        said[f.name] = value.pk if isinstance(value, Player) else value
+    said["revokes"] = [p.pk for p in entry.all_revokes]
+    text = json.dumps(said, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def entry_of(hand: Hand) -> HandEntry:
+    """The entry a recorded hand was saved from, as it stands (a hand recorded before entries
+    kept their fingerprint is compared through this)."""
+    return HandEntry(
+        dealer=hand.dealer,
+        contract=hand.contract,
+        declarer=hand.declarer,
+        partner=hand.partner,
+        tricks=hand.tricks,
+        last_trick_by=hand.last_trick_by,
+        trump=hand.trump,
+        notes=hand.notes,
+        revokes=tuple(revoke_players(hand)),
+        penalty=hand.penalty,
+        penalty_by=hand.penalty_by,
+        turned_suit=hand.turned_suit,
+    )
+
+
+def _resent(earlier: Hand, entry: HandEntry, next_number: int) -> HandSaved:
+    """The hand recorded under this entry's client id, when the entry says the same (sent
+    again: nothing is written); EntryReused when it says another hand."""
+    stored = earlier.entry_digest or entry_digest(entry_of(earlier))
+    if stored != entry_digest(entry):
+        raise EntryReused(earlier, next_number)
+    return HandSaved("resent", earlier)
 
 
 @dataclass(frozen=True)
@@ -172,27 +257,37 @@ def next_hand(table: Table) -> dict[str, Any]:
     seats = seated_players(table)
     rules = table.night.season.rule_set.rules
     last = table.hands.order_by("-number").select_related("dealer", "rule_set").first()
-    number = 1 if last is None else last.number + 1
-    if last is None:
-        dealer = seats[table.first_dealer % len(seats)]
-    elif last.dealer_id not in {p.pk for p in seats}:
-        dealer = seats[0]  # the last dealer left the table: start again from the first seat
-    else:
-        # The deal passes to the left, except that a deal which did not count (cards wrongly
-        # dealt, revokes on both sides) is dealt again by the same player where the rules say.
-        keys = [_key(p) for p in seats]
-        after = scoring.table.next_dealer_after(
-            keys, _key(last.dealer), last.outcome, last.rule_set.rules
-        )
-        dealer = seats[keys.index(after)]
     keys = [_key(p) for p in seats]
-    out_key = scoring.table.sitting_out(keys, _key(dealer), rules)
-    trump = scoring.table.trump_for(rules, number)
+    if last is None:
+        coming = scoring.table.deal(keys, keys[table.first_dealer % len(keys)], rules, 1)
+    elif last.dealer_id not in {p.pk for p in seats}:
+        # The last dealer left the table: start again from the first seat.
+        coming = scoring.table.deal(keys, keys[0], rules, last.number + 1)
+    else:
+        coming = scoring.table.next_deal(
+            keys, _key(last.dealer), last.outcome, last.rule_set.rules, last.number
+        )
+        coming = scoring.table.deal(keys, coming.dealer, rules, coming.number)
+    return deal_defaults(seats, coming)
+
+
+def deal_after(table: Table, hand: Hand) -> scoring.table.Deal:
+    """The deal after `hand`, just saved at the table (players by key), with no query: the deal
+    passes on, or stays after a deal that did not count where the hand's rules say."""
+    keys = [_key(p) for p in seated_players(table)]
+    return scoring.table.next_deal(
+        keys, str(hand.dealer_id), hand.outcome, hand.rule_set.rules, hand.number
+    )
+
+
+def deal_defaults(seats: list[Player], coming: scoring.table.Deal) -> dict[str, Any]:
+    """A deal (players named by key) as the hand form's defaults: players, not keys."""
+    by_key = {_key(p): p for p in seats}
     return {
-        "number": number,
-        "dealer": dealer,
-        "sitting_out": next((p for p in seats if _key(p) == out_key), None),
-        "trump": trump.value if trump else "",
+        "number": coming.number,
+        "dealer": by_key[coming.dealer],
+        "sitting_out": by_key.get(coming.sitting_out) if coming.sitting_out else None,
+        "trump": coming.trump.value if coming.trump else "",
     }
 
 
@@ -443,16 +538,32 @@ def record_hand(
     *,
     via: LinkSource | None = None,
 ) -> Hand:
-    """Append a hand to the table. `expected_number` is the number the form showed: if someone
-    else saved that hand meanwhile, refuse rather than record the same hand twice.
+    """Append a hand to the table and return it (for scripts, the demo, imports and tests; the
+    table page uses save_hand, which says what became of the save)."""
+    return save_hand(table, entry, user, expected_number, client_id, via=via).hand
+
+
+def save_hand(
+    table: Table,
+    entry: HandEntry,
+    user: AbstractBaseUser | None,
+    expected_number: int | None = None,
+    client_id: uuid.UUID | None = None,
+    *,
+    via: LinkSource | None = None,
+) -> HandSaved:
+    """Append a hand to the table, scoring it once, under the night's lock. `expected_number` is
+    the number the form showed: if someone else saved that hand meanwhile, refuse rather than
+    record the same hand twice.
 
     `client_id` is made by the browser once per entry: when a hand with that id exists already
-    (the reply to an earlier save was lost, or the offline queue sent it again), that hand is
-    returned unchanged with `resent` set to True, and nothing is written; when that hand was
-    deleted at the table since, HandGone says so, and nothing is written either.
+    (the reply to an earlier save was lost, or the offline queue sent it again) and says the
+    same, the answer is "resent" and nothing is written; when it says another hand, EntryReused;
+    when that hand was deleted at the table since, HandGone says so, and nothing is written.
+    InvalidEntry when the scoring core refuses the entry.
 
-    The returned hand carries `state` (club.queries.table_state.TableState): the table as it is
-    after this hand, so that the answer to the save needs no query of its own."""
+    The result carries the table as it is after this hand (club.queries.table_state), so that
+    the answer to the save needs no query of its own."""
     try:
         with transaction.atomic():
             # The night, its season and rule sets with a share lock: the saves at every table of
@@ -465,9 +576,8 @@ def record_hand(
                 Table.objects.select_for_update().only("pk").get(pk=table.pk)
             state = table_state(table.pk, client_id)
             if state.resent_id is not None:
-                earlier = Hand.objects.get(pk=state.resent_id)
-                earlier.resent = True  # type: ignore[attr-defined]
-                return earlier
+                earlier = Hand.objects.select_related(*_PLAYERS).get(pk=state.resent_id)
+                return _resent(earlier, entry, state.last_number + 1)
             if state.deleted_number is not None:
                 raise HandGone(
                     f"Hand {state.deleted_number} was saved from this entry and then deleted at "
@@ -476,7 +586,10 @@ def record_hand(
                 )
             _check_open(night, user)
             rule_set = night.season.rule_set
-            scored = score_entry(table, entry, rule_set.rules)
+            try:
+                scored = score_entry(table, entry, rule_set.rules)
+            except scoring.InvalidHand as error:
+                raise InvalidEntry(str(error)) from None
             number = state.last_number + 1
             if expected_number is not None and expected_number != number:
                 raise _moved_on(expected_number, number)
@@ -489,36 +602,38 @@ def record_hand(
                 entered_by=user,
                 updated_by=user,
                 client_id=client_id,
+                entry_digest=entry_digest(entry) if client_id is not None else "",
                 entered_via=via.link if via else None,
                 awaiting_confirmation=_awaits_confirmation(night, via),
             )
             apply_result(hand, scored)
             hand.save()
-            hand.resent = False  # type: ignore[attr-defined]
             write_revokes(hand, entry)
             _write_lines(hand, scored)
             grades.hand_saved(hand)
             _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand, scored), via)
             publish.after_correction(night, user)
-            state.add(hand, {p.pk: scored.amount(p) for p in scored.players})
-            hand.state = state  # type: ignore[attr-defined]
-            hand.scored = scored  # type: ignore[attr-defined]
+            saved = HandSaved("saved", hand, state, scored)
+            state.add(hand, saved.amounts)
     except IntegrityError:
-        return _lost_race(table, client_id)
-    return hand
+        return _lost_race(table, entry, client_id)
+    return saved
 
 
-def _lost_race(table: Table, client_id: uuid.UUID | None) -> Hand:
+# The players a hand names, fetched with it to compare it with an entry and to show it.
+_PLAYERS = ("dealer", "declarer", "partner", "last_trick_by", "penalty_by")
+
+
+def _lost_race(table: Table, entry: HandEntry, client_id: uuid.UUID | None) -> HandSaved:
     """The insert met a unique constraint: another save took this number at the same moment,
     or this entry's id was used at another table."""
+    number = (table.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     if client_id is not None:
-        other = Hand.objects.filter(client_id=client_id).select_related("table").first()
+        other = Hand.objects.filter(client_id=client_id).select_related("table", *_PLAYERS).first()
         if other is not None and other.table_id != table.pk:
             raise HandConflict("This entry was already saved at another table.")
         if other is not None:
-            other.resent = True  # type: ignore[attr-defined]
-            return other
-    number = (table.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+            return _resent(other, entry, number)
     raise HandConflict(
         f"Hand {number - 1} was saved by someone else at the same moment. Check the sheet.",
         next_number=number,

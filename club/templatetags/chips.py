@@ -11,7 +11,7 @@ from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
-from club.forms.hands import Chip, ChipGroup
+from club.forms.hand_layout import Chip, ChipGroup
 
 register = template.Library()
 

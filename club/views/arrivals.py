@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 import scoring.draw
@@ -61,6 +62,7 @@ def _player(club: Club, value: str | None):
         return None
 
 
+@never_cache
 @login_if_hidden
 @require_http_methods(["GET", "POST"])
 def arrivals_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -120,6 +122,7 @@ def arrival_new(request: HttpRequest, slug: str) -> HttpResponse:
 # The door ------------------------------------------------------------------------------------
 
 
+@never_cache
 @login_if_hidden
 @require_http_methods(["GET", "POST"])
 def door_qr(request: HttpRequest, slug: str) -> HttpResponse:
@@ -136,6 +139,7 @@ def door_qr(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "club/arrivals/door_qr.html", context)
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 def club_door(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """Anyone holding the door code: find your name, tap "I'm here". A 404 when the club's door

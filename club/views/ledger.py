@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import formats, timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from club import access
@@ -230,6 +231,7 @@ def payment_undo(request: HttpRequest, slug: str, settlement_id: int) -> HttpRes
     )
 
 
+@never_cache
 @login_if_hidden
 def club_ledger(request: HttpRequest, slug: str) -> HttpResponse:
     """The secretary's ledger: who owes whom since which night, each player's balance, and the

@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils import timezone
+from django.views.decorators.cache import never_cache
 
 from club import access
 from club.forms.ledger import ClaimForm, EmailPreferencesForm
@@ -31,6 +32,7 @@ from club.views.ledger import own_player
 CLAIM_VALID_FOR = dt.timedelta(hours=24)
 
 
+@never_cache
 @login_required
 def me(request: HttpRequest, slug: str) -> HttpResponse:
     """My nights, my money owed and my email preferences, for the player linked to this user."""

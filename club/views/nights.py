@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import path
+from django.views.decorators.cache import never_cache
 
 import scoring
 from club import access
@@ -64,6 +65,7 @@ def _posted_table_count(request: HttpRequest) -> int:
     return max(1, min(MAX_TABLES, count))
 
 
+@never_cache
 @login_if_hidden
 def night_create(request: HttpRequest, slug: str) -> HttpResponse:
     """Set up a night. Two extra buttons post the form without creating the night: "Add players"
@@ -164,6 +166,7 @@ def _create_night(
     return redirect("night_detail", slug=club.slug, night_id=night.pk)
 
 
+@never_cache
 @login_if_hidden
 def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     club = access.get_club(request, slug)

@@ -25,6 +25,7 @@ SHELL_ASSETS = (
     "django_htmx/htmx-2.min.js",
     "js/vendor/idb-keyval.umd.js",
     "js/offline-queue.js",
+    "js/entry-form.js",
     "js/table.js",
     # A table's link page (club/views/table_links.py) adds these.
     "css/table_links.css",

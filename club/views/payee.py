@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from club import access
@@ -27,6 +28,7 @@ def _payee(slug: str, token: str) -> tuple[Club, Player]:
     return club, player
 
 
+@never_cache
 def payee_owed(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     club, player = _payee(slug, token)
     debts = [d for d in ledger.open_debts(club, player) if d.payee_id == player.pk]

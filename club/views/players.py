@@ -9,6 +9,7 @@ from fractions import Fraction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
+from django.views.decorators.cache import never_cache
 
 from club import charts
 from club.access import club_player, club_reader
@@ -37,6 +38,7 @@ def _percent(value: Fraction) -> str:
     return f"{round(value)}%"
 
 
+@never_cache
 @club_reader
 def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
     player = club_player(club, player_id)

@@ -24,6 +24,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from club import access, ratelimit, zones
@@ -36,7 +37,9 @@ from club.request_log import note_club
 from club.services import table_links as link_service
 from club.services.hands import HandConflict, LinkSource
 from club.views import hands as table_views
-from club.views.hands import TableRoute
+from club.views.hand_save import save_new_hand
+from club.views.table_page import closed, club_hand, done, hand_page, page_context, whole_page
+from club.views.table_route import TableRoute
 
 LINK_PAGE = "club/table_links/table.html"
 NOT_FOUND = "club/table_links/not_found.html"
@@ -127,12 +130,14 @@ def _preview_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
     return view
 
 
+@never_cache
 @require_http_methods(["GET", "HEAD"])
 @by_link
 def link_table(request: HttpRequest, route: TableRoute) -> HttpResponse:
     return table_views.show_table(request, route)
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 @by_link
 @_preview_only
@@ -150,9 +155,10 @@ def link_preview(request: HttpRequest, route: TableRoute) -> HttpResponse:
 @require_POST
 @by_link
 def link_create(request: HttpRequest, route: TableRoute) -> HttpResponse:
-    return table_views.do_create(request, route)
+    return save_new_hand(request, route)
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 @by_link
 def link_edit(request: HttpRequest, route: TableRoute, hand_id: int) -> HttpResponse:
@@ -162,6 +168,7 @@ def link_edit(request: HttpRequest, route: TableRoute, hand_id: int) -> HttpResp
     return table_views.do_edit(request, route, hand)
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 @by_link
 def link_delete(request: HttpRequest, route: TableRoute, hand_id: int) -> HttpResponse:
@@ -175,6 +182,7 @@ def _players_in(hand: Hand, route: TableRoute) -> list[Player]:
     return [s.player for s in route.table.seats.all() if s.player_id != hand.sitting_out_id]
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 @by_link
 def link_confirm(request: HttpRequest, route: TableRoute, hand_id: int) -> HttpResponse:
@@ -190,7 +198,7 @@ def _confirm(
 ) -> HttpResponse:
     """The confirmation card (in the entry area) and its POST, for a link or a secretary."""
     if route.table.night.is_closed:
-        return table_views._closed(request, route)
+        return closed(request, route)
     if request.method == "GET":
         form = ConfirmHandForm(initial={"version": hand.version}, players=players)
         return _confirm_page(request, route, hand, form)
@@ -208,11 +216,11 @@ def _confirm(
     except HandConflict as conflict:
         route.table.night.refresh_from_db()
         if route.table.night.is_closed:
-            return table_views._closed(request, route)
+            return closed(request, route)
         return _confirm_page(request, route, hand, form, status=409, conflict=str(conflict))
     who = form.cleaned_data.get("confirmer")
     by = f" by {who.name}" if who else ""
-    return table_views._done(request, route, f"Hand {hand.number} confirmed{by}.")
+    return done(request, route, f"Hand {hand.number} confirmed{by}.")
 
 
 def _confirm_page(
@@ -225,9 +233,9 @@ def _confirm_page(
 ) -> HttpResponse:
     extra = {"confirm_form": form, "hand": hand, "mode": "confirm", "conflict": conflict}
     if request.htmx:
-        context = table_views._context(request, route, **extra)
+        context = page_context(request, route, **extra)
         return render(request, "club/table_links/confirm.html#card", context, status=status)
-    return table_views.hand_page(request, route, "club/table_links/confirm.html", status, extra)
+    return hand_page(request, route, "club/table_links/confirm.html", status, extra)
 
 
 @require_POST
@@ -236,7 +244,7 @@ def link_device(request: HttpRequest, route: TableRoute) -> HttpResponse:
     """Remember the phone's name for this link (in the session), for the audit trail."""
     form = DeviceForm(request.POST)
     if not form.is_valid():
-        return table_views._page(request, route, status=422, device_form=form)
+        return whole_page(request, route, status=422, device_form=form)
     assert route.via is not None
     devices = dict(request.session.get(DEVICES, {}))
     devices[str(route.via.link.pk)] = form.cleaned_data["device"]
@@ -330,11 +338,12 @@ def _club_route(request: HttpRequest, club, hand: Hand) -> TableRoute:
     return TableRoute(club, prefetch_seats(hand.table), can_score, request.user)
 
 
+@never_cache
 @login_if_hidden
 def hand_confirm(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     """A secretary confirms a hand that waits for a second player (from the night page), or
     opens it to correct it on the table page."""
-    club, hand = table_views._club_hand(request, slug, hand_id, access.MANAGE)
+    club, hand = club_hand(request, slug, hand_id, access.MANAGE)
     route = _club_route(request, club, hand)
     if request.method == "POST" and not request.htmx and request.POST.get("next") == "night":
         form = ConfirmHandForm(request.POST)

@@ -114,6 +114,7 @@ def tournament_list(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@never_cache
 @login_if_hidden
 def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
     club = access.get_club(request, slug, access.SCORE)

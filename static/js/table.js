@@ -18,6 +18,13 @@
     ];
   }
 
+  // The entry form's fields, and moving it on to the next deal: static/js/entry-form.js.
+  var Form = window.SoloEntryForm;
+  var isNewHandForm = Form.isNewHandForm, field = Form.field, valueOf = Form.valueOf;
+  var setValue = Form.setValue, newId = Form.newId, showFieldsFor = Form.showFieldsFor;
+  var formFields = Form.formFields, typed = Form.typed, describe = Form.describe;
+  var missing = Form.missing, rotationPlan = Form.rotationPlan, dealAfter = Form.dealAfter;
+  var moveToDeal = Form.moveToDeal, strong = Form.strong;
   var Outbox = window.SoloOutbox;
   var POLL_MS = 10000;
   var RETRY_MS = 5000;
@@ -27,51 +34,25 @@
   var refreshingForm = false; // a fresh entry form asked for after the outbox emptied
   var previewAsked = null; // the fields as they were when the preview on its way was asked for
 
+  // One listener per event on the page: each part below registers its handler here, and they run
+  // in the order registered. "change" is heard in the capture phase, before htmx (listening on
+  // the form) builds the preview's request, which must carry the fields as the contract shows them.
+  var handlers = {};
+  function on(type, handler) {
+    if (!handlers[type]) {
+      handlers[type] = [];
+      document.addEventListener(type, function (event) {
+        handlers[type].forEach(function (each) { each(event); });
+      }, type === "change");
+    }
+    handlers[type].push(handler);
+  }
+
   // --- the page's parts --------------------------------------------------------------------------
 
   function outboxEl() { return document.getElementById("outbox"); }
   function handForm() { return document.getElementById("hand-form"); }
   function tableKey() { var o = outboxEl(); return o ? o.dataset.table : ""; }
-  function isNewHandForm(form) { return form && form.dataset.mode === "new"; }
-  function field(form, name) { return form.querySelector("[name=" + name + "]"); }
-
-  // A field's value, text and setting, whether it is a group of buttons (radios) or a select/box.
-  function valueOf(form, name) {
-    var found = "";
-    form.querySelectorAll("[name=" + name + "]").forEach(function (input) {
-      if (input.disabled || found) return;
-      if (input.type === "radio") {
-        if (input.checked) found = input.value;
-      } else {
-        found = input.value;
-      }
-    });
-    return found;
-  }
-
-  function textOf(form, name) {
-    var radio = form.querySelector("input[name=" + name + "]:checked:not(:disabled)");
-    if (radio) {
-      var chip = radio.closest(".chip");
-      return (chip.getAttribute("title") || chip.textContent).trim();
-    }
-    var input = field(form, name);
-    if (!input || input.disabled || !input.value) return "";
-    return input.tagName === "SELECT" ? input.options[input.selectedIndex].text : input.value;
-  }
-
-  function setValue(form, name, value) {
-    var radios = Array.from(form.querySelectorAll("input[type=radio][name=" + name + "]"));
-    if (!radios.length) {
-      var input = field(form, name);
-      if (input) input.value = value;
-      return;
-    }
-    radios.forEach(function (radio) { radio.checked = false; });
-    var matching = radios.filter(function (radio) { return radio.value === value; });
-    var chosen = matching.filter(function (radio) { return !radio.disabled; })[0] || matching[0];
-    if (chosen) chosen.checked = true;
-  }
 
   function csrfToken() {
     var input = document.querySelector("input[name=csrfmiddlewaretoken]");
@@ -83,64 +64,7 @@
     }
   }
 
-  function newId() {
-    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
-    var b = crypto.getRandomValues(new Uint8Array(16));
-    b[6] = (b[6] & 0x0f) | 0x40;
-    b[8] = (b[8] & 0x3f) | 0x80;
-    var h = Array.prototype.map.call(b, function (x) { return (x + 256).toString(16).slice(1); }).join("");
-    return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
-  }
-
-  // Show only what the chosen contract uses. A field (or a single button, say "Made" for a
-  // misère) says in data-show-for which contracts it is for; whatever is hidden is disabled too,
-  // so it is not sent (the server refuses, say, a partner sent with a solo).
-  function showFieldsFor(form) {
-    var value = checkedValue(form, "contract") || "none";
-    form.querySelectorAll("[data-show-for]").forEach(function (slot) {
-      slot.hidden = slot.dataset.showFor.split(" ").indexOf(value) === -1;
-    });
-    form.querySelectorAll("input, select, textarea").forEach(function (input) {
-      if (input.type === "hidden") return;
-      input.disabled = !!input.closest("[hidden]");
-    });
-    tricksFor(form, value);
-  }
-
-  function checkedValue(form, name) {
-    var chosen = form.querySelector("input[name=" + name + "]:checked");
-    if (chosen) return chosen.value;
-    var select = form.querySelector("select[name=" + name + "]");
-    return select ? select.value : "";
-  }
-
-  // The tricks a contract's declarer is likely to take, around its target, as buttons; the others
-  // one tap away ("Other tricks"). A contract won or lost outright shows "Made" and "Failed"
-  // instead, with "Made" chosen for a new hand until the scorer says otherwise.
-  function tricksFor(form, contract) {
-    var group = form.querySelector("[data-tricks]");
-    var chip = form.querySelector("input[name=contract][value='" + contract + "']");
-    if (!group) return;
-    var target = chip && chip.dataset.target !== undefined ? parseInt(chip.dataset.target, 10) : NaN;
-    var numbered = group.querySelectorAll(".chip:not(.made):not(.failed) input");
-    var far = 0;
-    numbered.forEach(function (input) {
-      var label = input.closest(".chip");
-      var away = isNaN(target) ? 0 : Math.abs(parseInt(input.value, 10) - target);
-      var isFar = away > 3 && !input.checked;
-      label.classList.toggle("far", isFar);
-      if (isFar && !label.hidden) far += 1;
-    });
-    var more = group.querySelector("[data-all-tricks]");
-    if (more) more.hidden = far === 0 || group.classList.contains("all-tricks");
-    var made = group.querySelector(".chip.made:not([hidden]) input");
-    var anyChosen = group.querySelector("input:checked:not(:disabled)");
-    if (made && !anyChosen && isNewHandForm(form)) {
-      made.checked = true;
-    }
-  }
-
-  document.addEventListener("click", function (event) {
+  on("click", function (event) {
     var more = event.target.closest && event.target.closest("[data-all-tricks]");
     if (!more) return;
     var group = more.closest("[data-tricks]");
@@ -194,16 +118,6 @@
 
   function draftKey() { return "solo-draft:" + tableKey(); }
 
-  function formFields(form) {
-    var pairs = [];
-    new FormData(form).forEach(function (value, name) { pairs.push([name, String(value)]); });
-    return pairs;
-  }
-
-  function typed(form) {
-    return !!(form && valueOf(form, "contract"));
-  }
-
   function keepDraft() {
     var form = handForm();
     if (!isNewHandForm(form) || !tableKey()) return;
@@ -254,22 +168,22 @@
 
   // --- the preview never shows errors for fields as they were ------------------------------------
 
-  document.addEventListener("input", markPreviewStale);
+  on("input", markPreviewStale);
   // In the capture phase, before htmx (listening on the form) builds the preview's request: the
   // request must carry the fields as the new contract shows them.
-  document.addEventListener("change", function (event) {
+  on("change", function (event) {
     if (event.target.name === "contract" && event.target.form) {
       event.target.closest("form").querySelectorAll("[data-tricks]").forEach(function (group) {
         group.classList.remove("all-tricks");
       });
       showFieldsFor(event.target.form);
     }
-  }, true);
-  document.addEventListener("change", function (event) {
+  });
+  on("change", function (event) {
     markPreviewStale(event);
     if (event.target.form && event.target.form.id === "hand-form") keepDraft();
   });
-  document.addEventListener("input", function (event) {
+  on("input", function (event) {
     if (event.target.form && event.target.form.id === "hand-form") keepDraft();
   });
 
@@ -284,12 +198,12 @@
       .map(function (p) { return p[0] + "=" + p[1]; }).sort().join("&");
   }
 
-  document.addEventListener("htmx:beforeRequest", function (event) {
+  on("htmx:beforeRequest", function (event) {
     var target = event.detail.target;
     var form = handForm();
     if (target && target.id === "preview" && form) previewAsked = serial(formFields(form));
   });
-  document.addEventListener("htmx:beforeSwap", function (event) {
+  on("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
     if (!target || target.id !== "preview") return;
     var form = handForm();
@@ -298,40 +212,13 @@
       event.detail.shouldSwap = false;
     }
   });
-  document.addEventListener("htmx:afterSwap", function (event) {
+  on("htmx:afterSwap", function (event) {
     if (event.detail.target && event.detail.target.id === "preview") {
       event.detail.target.classList.remove("stale");
     }
   });
 
   // --- saving: online through htmx, offline into the outbox --------------------------------------
-
-  function describe(form) {
-    var text = textOf(form, "contract");
-    var who = [textOf(form, "declarer"), textOf(form, "partner")].filter(Boolean).join(" & ");
-    var played = ["all_passed", "misdeal"].indexOf(valueOf(form, "contract")) < 0;
-    if (who && played) text += " by " + who;
-    var tricks = textOf(form, "tricks");
-    if (tricks && played) text += /^[0-9]+$/.test(tricks) ? ", " + tricks + " tricks" : ", " + tricks.toLowerCase();
-    return text;
-  }
-
-  function missing(form) {
-    var contract = valueOf(form, "contract");
-    if (!contract) return "Choose the contract (or All passed).";
-    if (contract === "misdeal") return "";
-    if (contract === "all_passed") {
-      return field(form, "last_trick_by") && !valueOf(form, "last_trick_by") ? "Who took the last trick?" : "";
-    }
-    if (!valueOf(form, "declarer")) return "Choose who declared.";
-    if (contract === "prop_cop" && field(form, "partner") && !valueOf(form, "partner")) {
-      return "Prop & Cop needs a partner.";
-    }
-    if (valueOf(form, "tricks") === "" && !valueOf(form, "penalty")) {
-      return "Choose the tricks the declaring side won (0 to 13).";
-    }
-    return "";
-  }
 
   function keepOffline(form, reason) {
     var problem = missing(form);
@@ -349,75 +236,18 @@
       at: Date.now(),
     };
     item.fields.forEach(function (pair) { if (pair[0] === "client_id") pair[1] = item.id; });
+    var coming = dealAfter(valueOf(form, "dealer"), valueOf(form, "contract"), number);
     Outbox.add(tableKey(), item).then(function (items) {
       pending = items;
       dropDraft();
-      nextHandOffline(form, number + 1);
+      moveToDeal(form, coming);
       renderOutbox();
       say(reason + " Hand " + number + " (" + item.summary + ") is kept on this device, waiting to " +
         "send: it goes by itself when the connection returns.", "warning");
     });
   }
 
-  // With no server to ask, move the form on to the next hand from the plan the page came with.
-  function nextHandOffline(form, number) {
-    var planEl = document.getElementById("entry-plan");
-    var plan = planEl ? JSON.parse(planEl.textContent) : null;
-    var hand = plan && plan.hands.filter(function (h) { return h.number === number; })[0];
-    ["contract", "trump", "declarer", "partner", "tricks", "revoke_by", "second_revoke_by",
-      "third_revoke_by", "penalty", "penalty_by", "turned_suit", "last_trick_by", "notes"]
-      .forEach(function (name) { setValue(form, name, ""); });
-    form.querySelectorAll("[data-tricks]").forEach(function (g) { g.classList.remove("all-tricks"); });
-    field(form, "expected_number").value = number;
-    field(form, "client_id").value = newId();
-    form.dataset.number = String(number);
-    if (hand) {
-      field(form, "dealer").value = hand.dealer;
-      // At a table of five another player sits out: offer the players of this hand only.
-      ["declarer", "partner", "last_trick_by"].forEach(function (name) {
-        form.querySelectorAll("input[type=radio][name=" + name + "]").forEach(function (radio) {
-          var chip = radio.closest(".chip");
-          chip.hidden = radio.value === hand.out;
-        });
-      });
-      ["revoke_by", "second_revoke_by", "third_revoke_by", "penalty_by"].forEach(function (name) {
-        var select = field(form, name);
-        if (!select) return;
-        Array.from(select.options).forEach(function (option) {
-          option.hidden = option.disabled = option.value !== "" && option.value === hand.out;
-        });
-        select.value = "";
-      });
-      var facts = form.querySelector(".hand-facts");
-      if (facts) {
-        facts.replaceChildren(document.createTextNode("Dealer "), strong(plan.players[hand.dealer]));
-        if (hand.out) facts.append(" · ", strong(plan.players[hand.out]), " sits out");
-        if (hand.trumpLabel) facts.append(" · trumps this hand ", strong(hand.trumpLabel));
-      }
-    }
-    var title = document.getElementById("entry-title");
-    if (title) title.textContent = "Hand " + number;
-    var button = document.getElementById("save-hand");
-    if (button) button.textContent = "Save hand " + number;
-    var preview = document.getElementById("preview");
-    if (preview) {
-      preview.replaceChildren();
-      var p = document.createElement("p");
-      p.className = "muted";
-      p.textContent = "Offline: the result and amounts show once the hand reaches the server.";
-      preview.appendChild(p);
-    }
-    showFieldsFor(form);
-    form.querySelector("input[name=contract]").focus();
-  }
-
-  function strong(text) {
-    var s = document.createElement("strong");
-    s.textContent = text || "";
-    return s;
-  }
-
-  document.addEventListener("htmx:beforeRequest", function (event) {
+  on("htmx:beforeRequest", function (event) {
     if (!isSave(event)) return;
     var form = handForm();
     if (!isNewHandForm(form)) {
@@ -436,17 +266,39 @@
     }
   });
 
-  document.addEventListener("htmx:afterRequest", function (event) {
+  // The deal the server named in a save's answer (club/views/hand_save.py), with the trump's label
+  // from the rotation the page came with.
+  function dealFromAnswer(xhr) {
+    var number = parseInt(xhr.getResponseHeader("X-Next-Number"), 10);
+    var trump = xhr.getResponseHeader("X-Next-Trump") || "";
+    var plan = rotationPlan();
+    var label = plan ? (plan.trumps.filter(function (t) { return t.value === trump; })[0] || {}).label : "";
+    return {
+      number: number,
+      dealer: xhr.getResponseHeader("X-Next-Dealer"),
+      out: xhr.getResponseHeader("X-Next-Out") || null,
+      trump: trump,
+      trumpLabel: label || "",
+    };
+  }
+
+  on("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
     var fresh = xhr && xhr.getResponseHeader("X-Sheet-ETag");
     if (fresh) etag = fresh;
+    if (isSave(event) && xhr && xhr.getResponseHeader("X-Hand-Outcome") === "saved" &&
+        xhr.getResponseHeader("HX-Reswap") === "none" && isNewHandForm(handForm())) {
+      // Saved: the form stays, and moves on to the deal the server named.
+      dropDraft();
+      moveToDeal(handForm(), dealFromAnswer(xhr), true);
+    }
     if (event.detail.successful || (xhr && (xhr.status === 409 || xhr.status === 422))) {
       var top = document.getElementById("sheet-status");
       if (top) top.hidden = true;
     }
   });
 
-  document.addEventListener("htmx:afterSwap", function (event) {
+  on("htmx:afterSwap", function (event) {
     var target = event.detail.target;
     if (!target || (target.id !== "entry" && !target.closest("#entry"))) return;
     var form = handForm();
@@ -454,11 +306,11 @@
     if (form) showFieldsFor(form);
   });
 
-  document.addEventListener("click", function (event) {
+  on("click", function (event) {
     if (event.target.closest && event.target.closest("[data-discard-draft]")) dropDraft();
   });
 
-  document.addEventListener("htmx:responseError", function (event) {
+  on("htmx:responseError", function (event) {
     var status = event.detail.xhr.status;
     if (status >= 500 && isSave(event) && isNewHandForm(handForm())) {
       // A server error (the database busy for too long, a restart): keep the hand and send it
@@ -474,7 +326,7 @@
     "error", fromEntry(event));
   });
 
-  document.addEventListener("htmx:sendError", function (event) {
+  on("htmx:sendError", function (event) {
     var form = handForm();
     if (isSave(event) && isNewHandForm(form)) {
       // The save may have arrived and only its reply been lost: the outbox sends it again with
@@ -539,7 +391,7 @@
     return b;
   }
 
-  document.addEventListener("click", function (event) {
+  on("click", function (event) {
     var b = event.target.closest && event.target.closest("[data-outbox-action]");
     if (!b) return;
     var id = b.closest(".outbox-item").dataset.id;
@@ -552,7 +404,11 @@
       return;
     }
     if (action === "as-next") {
+      // Saved as another hand it is another entry: a new id (the old one may name a hand saved
+      // already, from a page the browser brought back).
+      var fresh = newId();
       item.fields = item.fields.map(function (pair) {
+        if (pair[0] === "client_id") return [pair[0], fresh];
         if (pair[0] === "expected_number") return [pair[0], String(item.problem.next)];
         if (pair[0] === "dealer" && item.problem.dealer) return [pair[0], item.problem.dealer];
         return pair;
@@ -679,7 +535,7 @@
     }
   }
 
-  document.addEventListener("htmx:beforeSwap", function (event) {
+  on("htmx:beforeSwap", function (event) {
     // The scorer started typing while the fresh form was on its way: keep what they typed.
     var target = event.detail.target;
     if (refreshingForm && target && target.id === "entry" && typed(handForm())) {
@@ -732,8 +588,8 @@
   // Whether the person at this page has typed into the form (a draft restored on load alone does
   // not count: leaving then loses nothing, and Chromium refuses to ask without a gesture).
   var touched = false;
-  document.addEventListener("input", function (event) { if (event.isTrusted) touched = true; });
-  document.addEventListener("change", function (event) { if (event.isTrusted) touched = true; });
+  on("input", function (event) { if (event.isTrusted) touched = true; });
+  on("change", function (event) { if (event.isTrusted) touched = true; });
 
   window.addEventListener("beforeunload", function (event) {
     if ((touched && isNewHandForm(handForm()) && typed(handForm())) || pending.length) {
@@ -745,9 +601,22 @@
 
   // --- start ---------------------------------------------------------------------------------------
 
+  // Each entry its own id, made here: a page the browser brought back (Back, Forward, a copy
+  // the service worker kept) still holds the id of the hand saved from it, and the server would
+  // refuse a different hand sent under it.
+  function freshEntryId() {
+    var form = handForm();
+    if (isNewHandForm(form) && field(form, "client_id")) field(form, "client_id").value = newId();
+  }
+
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) freshEntryId();
+  });
+
   function start() {
     var box = outboxEl();
     if (!box) return;
+    freshEntryId();
     etag = box.dataset.sheetEtag || "";
     if ("serviceWorker" in navigator && box.dataset.swUrl) {
       navigator.serviceWorker.register(box.dataset.swUrl).catch(function () { /* no offline copy */ });
@@ -758,9 +627,11 @@
       renderOutbox();
       if (pending.length && isNewHandForm(handForm())) {
         // The form is for the next hand on the server; the waiting hands come first.
-        var last = pending[pending.length - 1].number;
-        if (parseInt(handForm().dataset.number, 10) <= last && !typed(handForm())) {
-          nextHandOffline(handForm(), last + 1);
+        var last = pending[pending.length - 1];
+        if (parseInt(handForm().dataset.number, 10) <= last.number && !typed(handForm())) {
+          var sent = {};
+          last.fields.forEach(function (pair) { sent[pair[0]] = pair[1]; });
+          moveToDeal(handForm(), dealAfter(sent.dealer, sent.contract, last.number));
         }
       }
       flush();

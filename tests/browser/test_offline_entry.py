@@ -241,3 +241,36 @@ def test_the_night_page_refreshes_itself_when_a_table_saves_a_hand(
     record_hand(table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), secretary)
     expect(card).to_contain_text("1 hand", timeout=25_000)
     expect(page.locator("h1")).to_be_visible()
+
+
+def test_offline_after_cards_wrongly_dealt_the_same_dealer_deals_again(
+    phone, live_server, club, scorer, table4
+):
+    """Hoyle: a misdeal is dealt again by the same player. With no connection the page moves on
+    from the rotation the server gave (scoring.table), so it names the right dealer, and the
+    hands stored when the connection returns carry the dealers the page showed."""
+    ctx, page = phone("scorer")
+    page.goto(f"{live_server.url}/c/{club.slug}/tables/{table4.pk}/")
+    save_online(page, 1, "solo", "Bob", 6)
+    facts = page.locator("#hand-form .hand-facts")
+    expect(facts).to_contain_text("Dealer Bob")
+    ctx.set_offline(True)
+    kit.more(page)
+    page.locator("#hand-form label.chip.misdeal").click()
+    page.locator("#save-hand").click()
+    expect(page.locator("#outbox")).to_contain_text("waiting to send")
+    expect(page.locator("#entry-title")).to_have_text("Hand 3")
+    expect(facts).to_contain_text("Dealer Bob")  # dealt again by Bob, not passed to Cat
+    fill_hand(page, "solo", "Dan", 5)
+    page.locator("#save-hand").click()
+    expect(page.locator("#entry-title")).to_have_text("Hand 4")
+    expect(facts).to_contain_text("Dealer Cat")
+    ctx.set_offline(False)
+    expect(page.locator("#hand-3")).to_be_visible(timeout=15_000)
+    expect(page.locator("#outbox")).to_be_hidden()
+    hands = Hand.objects.filter(table=table4).order_by("number")
+    assert [(h.number, h.contract, h.dealer.name) for h in hands] == [
+        (1, "solo", "Ann"),
+        (2, "misdeal", "Bob"),
+        (3, "solo", "Bob"),
+    ]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.template import Context, Template
 
-from club.forms.hands import new_hand_form, posted_hand_form
+from club.forms.hand_factories import new_hand_form, posted_hand_form
 from club.templatetags.chips import chip_groups
 
 pytestmark = pytest.mark.django_db

@@ -179,7 +179,9 @@ def test_when_another_device_saved_first_what_was_typed_is_kept_as_the_next_hand
     assert chosen(html, "declarer") == str(cat.pk)
     assert 'name="tricks" value="8"' in html and "Cat&#x27;s big one" in html
     assert 'name="expected_number" value="2"' in html and "Save hand 2" in text
-    assert f'name="client_id" value="{mine["client_id"]}"' in html
+    # Saved as hand 2 it is a new entry, under a new client id.
+    kept_id = re.search(r'name="client_id" value="([0-9a-f-]{36})"', html).group(1)
+    assert kept_id != mine["client_id"]
     assert re.search(r"Dealer\s*<strong>Bob</strong>", html)
     # The message is beside the Save button, not above the sheet.
     save_area = html[html.index('id="save-hand"') :]
@@ -272,11 +274,13 @@ def test_the_offline_plan_names_each_next_hands_dealer_and_who_sits_out(
     eve, fay, gus, hal, ivy = players[4:9]
     html = scorer_client.get(reverse("table_detail", args=["crown", table5.pk])).content.decode()
     plan = json.loads(re.search(r'id="entry-plan"[^>]*>(.*?)</script>', html, re.S).group(1))
-    hands = plan["hands"][:3]
-    assert [h["number"] for h in hands] == [1, 2, 3]
-    assert [plan["players"][h["dealer"]] for h in hands] == ["Eve", "Fay", "Gus"]
-    # Hoyle: the player on the dealer's right sits out.
-    assert [plan["players"][h["out"]] for h in hands] == ["Ivy", "Eve", "Fay"]
+    names, deals = plan["players"], plan["deals"]
+    # The deal passes to the left; Hoyle: the player on the dealer's right sits out; cards
+    # wrongly dealt are dealt again by the same player.
+    assert names[deals[str(eve.pk)]["next"]] == "Fay"
+    assert names[deals[str(eve.pk)]["afterMisdeal"]] == "Eve"
+    assert [names[deals[str(p.pk)]["out"]] for p in (eve, fay, gus)] == ["Ivy", "Eve", "Fay"]
+    assert names[deals[str(ivy.pk)]["next"]] == "Eve"
 
 
 # --- the service worker ------------------------------------------------------------------------

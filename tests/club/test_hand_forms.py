@@ -8,7 +8,8 @@ import datetime as dt
 import pytest
 
 import scoring
-from club.forms.hands import EditHandForm, NewHandForm, edit_hand_form, new_hand_form
+from club.forms.hand_factories import edit_hand_form, new_hand_form
+from club.forms.hands import EditHandForm, NewHandForm
 from club.queries.table_sheet import prefetch_seats
 from club.services.hands import HandEntry, record_hand
 from club.services.setup import create_night

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 import scoring
@@ -135,3 +137,39 @@ def test_custom_trump_rotation() -> None:
         Trump.SPADES,
         Trump.NO_TRUMPS,
     ]
+
+
+# --- the next deal: one answer for the server and for a page with no connection ----------------
+
+
+def test_the_next_deal_passes_left_with_the_trump_and_who_sits_out():
+    rules = scoring.preset("anna-cubed")
+    seats = ["a", "b", "c", "d", "e"]
+    coming = scoring.table.next_deal(seats, "a", scoring.Outcome.PLAYED, rules, 1)
+    assert (coming.number, coming.dealer, coming.sitting_out) == (2, "b", "b")
+    assert coming.trump is scoring.Trump.CLUBS
+    # After the fifth hand the rotation starts again at hearts.
+    assert scoring.table.next_deal(seats, "e", "played", rules, 5).trump is scoring.Trump.HEARTS
+
+
+def test_a_redeal_is_dealt_again_by_the_same_dealer_where_the_rules_say():
+    seats = ["a", "b", "c", "d"]
+    same = scoring.preset("hoyle")
+    again = scoring.table.next_deal(seats, "b", scoring.Outcome.MISDEAL, same, 3)
+    assert (again.number, again.dealer) == (4, "b")
+    assert scoring.table.next_deal(seats, "b", scoring.Outcome.VOID, same, 3).dealer == "b"
+    passes = replace(same, redeal_by=scoring.rules.Redeal.NEXT)
+    assert scoring.table.next_deal(seats, "b", scoring.Outcome.MISDEAL, passes, 3).dealer == "c"
+
+
+def test_the_rotation_a_page_looks_up_agrees_with_next_deal():
+    for name in ("hoyle", "anna-cubed"):
+        rules = scoring.preset(name)
+        seats = ["a", "b", "c", "d", "e"]
+        table = scoring.table.rotation(seats, rules)
+        for dealer in seats:
+            played = scoring.table.next_deal(seats, dealer, "played", rules, 1)
+            redealt = scoring.table.next_deal(seats, dealer, "misdeal", rules, 1)
+            assert table[dealer]["next"] == played.dealer
+            assert table[dealer]["afterMisdeal"] == redealt.dealer
+            assert table[dealer]["out"] == scoring.table.sitting_out(seats, dealer, rules)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.urls import reverse
+from django.utils import timezone
 
 from club.models import Club, Night, Tournament
 from club.services import table_links
