@@ -31,11 +31,11 @@ from django.urls import reverse
 
 from club import live_marks
 from club.bench.nights import played_night
+from club.live_marks import POLL_SECONDS
 from club.models import Membership, Night, Role
 from club.services import demo
 from club.services import table_links as link_service
 from club.services.hands import next_hand, record_hand
-from club.views.live import POLL_SECONDS
 
 SLUG = "bench-live"
 TABLES, HANDS = 15, 24

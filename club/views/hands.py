@@ -197,7 +197,9 @@ def _context(request: HttpRequest, route: TableRoute, **extra: Any) -> dict[str,
     }
     if route.via is not None and night.is_closed:
         # Money owed to this table's players, marked paid by the payee at the table.
-        context["owed_rows"] = link_pay_rows(route)
+        context["owed_rows"] = link_pay_rows(
+            route, lambda debt: reverse("link_pay", args=[route.token, debt.pk])
+        )
     context.update(extra)
     form = context.get("form")
     if isinstance(form, HandForm) and "bar_totals" not in context:

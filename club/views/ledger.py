@@ -8,6 +8,7 @@ concerned (a player sees only their own). A points club has no ledger at all.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -27,6 +28,11 @@ from club.models import Club, Debt, Night, Player, Settlement
 from club.queries.money_owed import pay_rows, table_debts
 from club.services import ledger, publish, results_mail
 from club.views import table_links
+
+
+def debt_pay_url(club: Club) -> Callable[[Debt], str]:
+    """Where a debt's "mark paid" form posts from the night, ledger and "my results" pages."""
+    return lambda debt: reverse("debt_pay", args=[club.slug, debt.pk])
 
 
 def own_player(request: HttpRequest, club: Club) -> Player | None:
@@ -62,7 +68,9 @@ def night_context(request: HttpRequest, club: Club, night: Night) -> dict[str, A
             if me is not None:
                 debts = [d for d in debts if me.pk in (d.payer_id, d.payee_id)]
             marked = ledger.link_payments([d.pk for d in debts])
-            context["pay_rows"] = pay_rows(club, debts, can_manage, me, marked=marked)
+            context["pay_rows"] = pay_rows(
+                club, debts, can_manage, me, debt_pay_url(club), marked=marked
+            )
             context["can_manage_ledger"] = can_manage
     if can_manage and night.is_closed:
         context["deliveries"] = results_mail.delivery_rows(night)
@@ -125,7 +133,10 @@ def player_context(request: HttpRequest, club: Club, player: Player) -> dict[str
     debts = ledger.open_debts(club, player)
     balance = sum(d.outstanding if d.payee_id == player.pk else -d.outstanding for d in debts)
     me = player if player.user_id == request.user.pk else None
-    return {"owed_rows": pay_rows(club, debts, can_manage, me), "owed_balance": balance}
+    return {
+        "owed_rows": pay_rows(club, debts, can_manage, me, debt_pay_url(club)),
+        "owed_balance": balance,
+    }
 
 
 @login_if_hidden
@@ -253,7 +264,7 @@ def club_ledger(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "club": club,
             "page": page,
-            "pay_rows": pay_rows(club, list(page.object_list), True, None),
+            "pay_rows": pay_rows(club, list(page.object_list), True, None, debt_pay_url(club)),
             "balances": rows,
             "pairs": ledger.nettable_pairs(owed, players),
         },

@@ -21,7 +21,7 @@ from club import access, live_marks
 from club.access import login_if_hidden
 from club.queries.live_night import live_board, revision
 
-POLL_SECONDS = 1
+POLL_SECONDS = live_marks.POLL_SECONDS
 
 
 def _shows(request: HttpRequest, rev: str | None) -> bool:

@@ -26,7 +26,7 @@ from club.forms.ledger import ClaimForm, EmailPreferencesForm
 from club.models import Club, NightTotal, Player, PlayerClaim
 from club.queries.money_owed import pay_rows
 from club.services import ledger, results_mail
-from club.views.ledger import own_player
+from club.views.ledger import debt_pay_url, own_player
 
 CLAIM_VALID_FOR = dt.timedelta(hours=24)
 
@@ -55,7 +55,7 @@ def me(request: HttpRequest, slug: str) -> HttpResponse:
     context = {"club": club, "player": player, "form": form, "nights": nights}
     if ledger.keeps_ledger(club):
         debts = ledger.open_debts(club, player)
-        context["pay_rows"] = pay_rows(club, debts, False, player)
+        context["pay_rows"] = pay_rows(club, debts, False, player, debt_pay_url(club))
         context["marked"] = ledger.marked_for_payee(player)
         context["balance"] = sum(
             d.outstanding if d.payee_id == player.pk else -d.outstanding for d in debts

@@ -34,7 +34,7 @@ def payee_owed(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         debts,
         False,
         player,
-        pay_url=lambda debt: reverse("payee_pay", args=[club.slug, token, debt.pk]),
+        lambda debt: reverse("payee_pay", args=[club.slug, token, debt.pk]),
     )
     return render(
         request,
