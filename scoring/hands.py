@@ -15,7 +15,7 @@ class InvalidHand(ValueError):
 
 
 class Penalty(StrEnum):
-    """What lets a misère caller "immediately claim the stakes" other than a revoke (001: "If a
+    """What lets a misère caller "immediately claim the stakes" other than a revoke (Hoyle: "If a
     card is exposed by one of the adversaries of a misère or misère ouverte ... The misère-caller
     can enforce the same penalty if a card is led out of turn against him ... or, indeed, if any
     one follows suit out of turn")."""
@@ -36,8 +36,8 @@ class Penalty(StrEnum):
 class Outcome(StrEnum):
     PLAYED = "played"  # a contract was played and scored
     ALL_PASSED = "all_passed"  # nobody called: a redeal, goulash or general misère
-    VOID = "void"  # revokes on both sides: "the deal is void" (001)
-    MISDEAL = "misdeal"  # the cards were wrongly dealt: a fresh deal, no penalty (001)
+    VOID = "void"  # revokes on both sides: "the deal is void" (Hoyle)
+    MISDEAL = "misdeal"  # the cards were wrongly dealt: a fresh deal, no penalty (Hoyle)
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class Hand:
     revoke_by: str | None = None  # the player who revoked, when one revoke was made
     last_trick_by: str | None = None  # general misère: who took the thirteenth trick
     # Every revoke when there was more than one (a player twice if he revoked twice), in the
-    # order they were found: 001 "The penalty for every revoke is the loss of three tricks".
+    # order they were found: Hoyle "The penalty for every revoke is the loss of three tricks".
     revokes: Sequence[str] = ()
     penalty: Penalty | str | None = None  # against a misère, other than a revoke
     penalty_by: str | None = None  # the defender who committed it
@@ -267,7 +267,7 @@ def _check_penalty(
     _check_at_table(players, hand.penalty_by, "player who incurred the penalty")
     if hand.penalty_by == hand.declarer:
         raise InvalidHand(
-            "The misère caller's own exposed card costs nothing (001: it is to his own "
+            "The misère caller's own exposed card costs nothing (Hoyle: it is to his own "
             "disadvantage): record the penalty against the defender who committed it"
         )
     if revokes:
@@ -295,7 +295,7 @@ def score_hand(hand: Hand, rules: RuleSet) -> Result:
     notes: list[str] = []
 
     if by_declaring and by_defenders:
-        # 001: "In case of a revoke on both sides, the deal is void."
+        # Hoyle: "In case of a revoke on both sides, the deal is void."
         names = ", ".join(dict.fromkeys(revokes))
         return _nothing(players, Outcome.VOID, contract, notes=(f"Revokes: {names}",), revoke=True)
 
@@ -416,7 +416,7 @@ def _score_penalty(
     defenders: tuple[str, ...],
     rules: RuleSet,
 ) -> Result:
-    """001: the misère caller "can immediately claim the stakes, and is regarded as having won
+    """Hoyle: the misère caller "can immediately claim the stakes, and is regarded as having won
     the declaration, the stakes being paid by the offender for himself and his partners"."""
     penalty = Penalty(hand.penalty)  # type: ignore[arg-type]
     value = rules.stake(contract).base * rules.stake_unit

@@ -1,4 +1,4 @@
-"""Write a club's data file (shared/INTERCHANGE.md): the whole club, one season or one night.
+"""Write a club's data file (docs/data-file.md): the whole club, one season or one night.
 
     python manage.py export_club SLUG [--output FILE] [--season NAME] [--night DATE]
     python manage.py export_club --all DIR

@@ -1,4 +1,4 @@
-"""Read a club data file (shared/INTERCHANGE.md) or a paper-sheet CSV into the database.
+"""Read a club data file (docs/data-file.md) or a paper-sheet CSV into the database.
 
     python manage.py import_club FILE [--slug NEW] [--into SLUG] [--dry-run]
 
