@@ -287,7 +287,8 @@ def score_hand(hand: Hand, rules: RuleSet) -> Result:
         return _score_all_passed(hand, players, rules)
 
     info = contract.info
-    declaring = (hand.declarer, hand.partner) if info.partnership else (hand.declarer,)
+    # validate() has made sure of a declarer, and of a partner exactly when the contract has one.
+    declaring = tuple(p for p in (hand.declarer, hand.partner) if p is not None)
     defenders = tuple(p for p in players if p not in declaring)
     revokes = hand.all_revokes
     by_declaring = [p for p in revokes if p in declaring]
@@ -350,7 +351,7 @@ def score_hand(hand: Hand, rules: RuleSet) -> Result:
         # receives from (or pays) every opponent.
         per_declarer = value if info.partnership else value * len(defenders)
         for p in declaring:
-            amounts[p] += sign * per_declarer  # type: ignore[index]
+            amounts[p] += sign * per_declarer
         if by_defenders:
             # "The actual offender pays the stakes in all cases of a revoke": the defenders' side
             # owes what it would have paid, and each offender pays for his own revokes.

@@ -10,7 +10,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 import scoring
 from club.models import Club, Player, Role, RuleSet, Season, StandingsMethod
@@ -508,7 +508,7 @@ class AddMemberForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.club = club
 
-    def clean_username(self) -> AbstractBaseUser:
+    def clean_username(self) -> User:
         username = self.cleaned_data["username"].strip()
         users = get_user_model().objects.filter(username__iexact=username)
         user = next((u for u in users if u.get_username() == username), None) or (

@@ -18,7 +18,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models.expressions import DatabaseDefault
 from django.utils import timezone
@@ -212,7 +212,7 @@ def import_document(
     *,
     into: Club | None = None,
     slug: str | None = None,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     source: str = "",
     dry_run: bool = False,
     rate_grades: bool = True,
@@ -259,7 +259,7 @@ class _Writer:
         document: Document,
         into: Club | None,
         slug: str | None,
-        user: AbstractBaseUser | None,
+        user: User | None,
         source: str,
     ) -> None:
         self.doc = document

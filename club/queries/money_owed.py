@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 from club.models import Club, Debt, Player, Seat, Settlement, Table
 from club.services import ledger
+from club.services.ledger import OwedDebt
 
 
 class LinkedTable(Protocol):
@@ -26,7 +27,7 @@ class LinkedTable(Protocol):
 
 def pay_rows(
     club: Club,
-    debts: list[Debt],
+    debts: list[OwedDebt],
     can_manage: bool,
     me: Player | None,
     pay_url: Callable[[Debt], str],
@@ -50,7 +51,7 @@ def pay_rows(
     ]
 
 
-def table_debts(table: Table) -> list[Debt]:
+def table_debts(table: Table) -> list[OwedDebt]:
     """The night's debts owed to the players of this table (the payees mark them at the table)."""
     seated = set(Seat.objects.filter(table=table).values_list("player", flat=True))
     return [d for d in ledger.night_debts(table.night) if d.payee_id in seated]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 
@@ -73,7 +73,7 @@ class HandEntry:
     def all_revokes(self) -> tuple[Player, ...]:
         return (self.revoke_by,) if self.revoke_by is not None else tuple(self.revokes)
 
-    def core_hand(self, players: tuple[str | None, ...]) -> scoring.Hand:
+    def core_hand(self, players: tuple[str, ...]) -> scoring.Hand:
         """The hand as the scoring core reads it, with players named by key."""
         return scoring.Hand(
             players=players,
@@ -114,6 +114,10 @@ class ScoredHand:
         return self.result.amounts.get(_key(player), 0)
 
 
+@overload
+def _key(player: Player) -> str: ...
+@overload
+def _key(player: Player | None) -> str | None: ...
 def _key(player: Player | None) -> str | None:
     return None if player is None else str(player.pk)
 
@@ -266,7 +270,7 @@ def _locked_hand(hand: Hand, night: Night, doing: str) -> Hand:
     return current
 
 
-def _check_open(night: Night, user: AbstractBaseUser | None = None) -> None:
+def _check_open(night: Night, user: User | None = None) -> None:
     # A secretary may still correct a closed night inside its correction window.
     if night.is_closed and not publish.may_correct(night, user):
         raise HandConflict("This night is closed. A secretary must reopen it before any change.")
@@ -291,6 +295,7 @@ def apply_result(hand: Hand, scored: ScoredHand) -> None:
     hand.made = result.made if result.kind is scoring.Outcome.PLAYED else None
     hand.over_tricks = result.over_tricks
     hand.under_tricks = result.under_tricks
+    # The hand carries its revokers to the sheet, which reads them without a query.
     hand._revoke_players = entry.all_revokes  # type: ignore[attr-defined]
 
 
@@ -311,10 +316,11 @@ def _ladder_amounts(scored: ScoredHand, season: Season) -> dict[str, int]:
     """The same hand scored under the season's ladder rule set (e.g. winner-only points, while
     the night settles money under the season's stakes); the hand's own amounts when the season
     has no ladder rule set."""
-    if season.standings_rule_set_id is None:
+    ladder = season.standings_rule_set  # no query when the season has none
+    if ladder is None:
         return scored.result.amounts
     hand = scored.entry.core_hand(tuple(_key(p) for p in scored.players))
-    return ladder_amounts(season.standings_rule_set.rules, hand)
+    return ladder_amounts(ladder.rules, hand)
 
 
 def score_lines_for(hand: Hand, scored: ScoredHand) -> list[ScoreLine]:
@@ -371,7 +377,7 @@ def _subject(hand: Hand) -> str:
 
 def _audit(
     hand: Hand,
-    user: AbstractBaseUser | None,
+    user: User | None,
     action: str,
     before: Any,
     after: Any,
@@ -430,7 +436,7 @@ def _awaits_confirmation(night: Night, via: LinkSource | None) -> bool:
 def record_hand(
     table: Table,
     entry: HandEntry,
-    user: AbstractBaseUser | None,
+    user: User | None,
     expected_number: int | None = None,
     client_id: uuid.UUID | None = None,
     *,
@@ -459,6 +465,7 @@ def record_hand(
             state = table_state(table.pk, client_id)
             if state.resent_id is not None:
                 earlier = Hand.objects.get(pk=state.resent_id)
+                # The saved hand carries the save's answer (resent? the table's state) to the view.
                 earlier.resent = True  # type: ignore[attr-defined]
                 return earlier
             if state.deleted_number is not None:
@@ -487,6 +494,7 @@ def record_hand(
             )
             apply_result(hand, scored)
             hand.save()
+            # The saved hand carries the save's answer (resent? the table's state) to the view.
             hand.resent = False  # type: ignore[attr-defined]
             write_revokes(hand, entry)
             _write_lines(hand, scored)
@@ -494,7 +502,9 @@ def record_hand(
             _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand, scored), via)
             publish.after_correction(night, user)
             state.add(hand, {p.pk: scored.amount(p) for p in scored.players})
+            # The saved hand carries the save's answer (resent? the table's state) to the view.
             hand.state = state  # type: ignore[attr-defined]
+            # The saved hand carries the save's answer (resent? the table's state) to the view.
             hand.scored = scored  # type: ignore[attr-defined]
     except IntegrityError:
         return _lost_race(table, client_id)
@@ -509,6 +519,7 @@ def _lost_race(table: Table, client_id: uuid.UUID | None) -> Hand:
         if other is not None and other.table_id != table.pk:
             raise HandConflict("This entry was already saved at another table.")
         if other is not None:
+            # The saved hand carries the save's answer (resent? the table's state) to the view.
             other.resent = True  # type: ignore[attr-defined]
             return other
     number = (table.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
@@ -521,7 +532,7 @@ def _lost_race(table: Table, client_id: uuid.UUID | None) -> Hand:
 def update_hand(
     hand: Hand,
     entry: HandEntry,
-    user: AbstractBaseUser | None,
+    user: User | None,
     version: int,
     *,
     via: LinkSource | None = None,
@@ -548,6 +559,7 @@ def update_hand(
         current.version = F("version") + 1
         current.save()
         current.refresh_from_db()
+        # The hand carries its revokers to the sheet, which reads them without a query.
         current._revoke_players = entry.all_revokes  # type: ignore[attr-defined]
         write_revokes(current, entry, replace=True)
         current.score_lines.all().delete()
@@ -560,7 +572,7 @@ def update_hand(
 
 def delete_hand(
     hand: Hand,
-    user: AbstractBaseUser | None,
+    user: User | None,
     version: int | None = None,
     *,
     via: LinkSource | None = None,
@@ -591,7 +603,7 @@ def delete_hand(
         publish.after_correction(night, user)
 
 
-def close_night(night: Night, user: AbstractBaseUser) -> None:
+def close_night(night: Night, user: User | None) -> None:
     from django.utils import timezone
 
     with transaction.atomic():
@@ -624,7 +636,7 @@ def close_night(night: Night, user: AbstractBaseUser) -> None:
         publish.on_close(locked, user)
 
 
-def reopen_night(night: Night, user: AbstractBaseUser) -> None:
+def reopen_night(night: Night, user: User) -> None:
     with transaction.atomic():
         locked = _lock_night(night.pk)
         if not locked.is_closed:

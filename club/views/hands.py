@@ -17,7 +17,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
@@ -90,7 +90,7 @@ class TableRoute:
     club: Club
     table: Table
     can_score: bool
-    user: AbstractBaseUser | None
+    user: User | None
     via: hand_service.LinkSource | None = None
     token: str = ""  # the table link's token, for its URLs
     page: str = PAGE
@@ -112,7 +112,7 @@ class TableRoute:
 
 def _member_route(request: HttpRequest, club: Club, table: Table) -> TableRoute:
     can_score = access.can(request.user, club, access.SCORE)
-    return TableRoute(club, table, can_score, request.user)
+    return TableRoute(club, table, can_score, access.acting_user(request))
 
 
 # --- fetching, always scoped to the club -------------------------------------------------------

@@ -83,7 +83,7 @@ def club_import(request: HttpRequest, slug: str) -> HttpResponse:
     name = upload.name
     try:
         doc = _read(club, raw, form.kind)
-        _, summary = import_document(doc, into=club, user=request.user, dry_run=True)
+        _, summary = import_document(doc, into=club, user=access.acting_user(request), dry_run=True)
     except document.ImportRefused as refused:
         return _page(request, club, form=form, problems=refused.problems, filename=name)
     token = staging.stage(raw, club_id=club.pk, user_id=request.user.pk, kind=form.kind, name=name)
@@ -112,7 +112,9 @@ def club_import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("club_import", slug=club.slug)
     try:
         doc = _read(club, staged.raw, staged.kind)
-        _, summary = import_document(doc, into=club, user=request.user, source=staged.name)
+        _, summary = import_document(
+            doc, into=club, user=access.acting_user(request), source=staged.name
+        )
     except document.ImportRefused as refused:
         # The club changed since the preview (a night entered meanwhile): nothing was written.
         return _page(request, club, problems=refused.problems, filename=staged.name)

@@ -146,7 +146,7 @@ def night_publish(request: HttpRequest, slug: str, night_id: int) -> HttpRespons
     night = access.get_night(request, club, night_id, access.MANAGE)
     if request.method == "POST":
         try:
-            publication = publish.publish(night, request.user)
+            publication = publish.publish(night, access.acting_user(request))
         except publish.PublishError as error:
             messages.error(request, str(error))
         else:
@@ -191,7 +191,7 @@ def debt_pay(request: HttpRequest, slug: str, debt_id: int) -> HttpResponse:
         paid = ledger.mark_paid(
             debt,
             form.cleaned_data["amount"],
-            request.user,
+            access.acting_user(request),
             club=club,
             note=form.cleaned_data["note"],
         )
@@ -220,7 +220,7 @@ def payment_undo(request: HttpRequest, slug: str, settlement_id: int) -> HttpRes
     back = reverse("night_detail", args=[club.slug, debt.night_id]) + "#owed"
     if request.method == "POST":
         try:
-            undone = ledger.undo_payment(settlement, request.user, club=club)
+            undone = ledger.undo_payment(settlement, access.acting_user(request), club=club)
         except ledger.LedgerError as error:
             messages.error(request, str(error))
         else:
@@ -281,7 +281,10 @@ def ledger_net(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("club_ledger", slug=club.slug)
     try:
         netted = ledger.net_pair(
-            club, form.cleaned_data["first"], form.cleaned_data["second"], request.user
+            club,
+            form.cleaned_data["first"],
+            form.cleaned_data["second"],
+            access.acting_user(request),
         )
     except ledger.LedgerError as error:
         messages.error(request, str(error))

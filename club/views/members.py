@@ -145,7 +145,7 @@ def claim_confirm(request: HttpRequest, slug: str, token: str) -> HttpResponse:
                     used_at=timezone.now()
                 ):
                     raise IntegrityError("used")
-                user = request.user if form is None else form.save()
+                user = access.signed_in(request) if form is None else form.save()
                 if (
                     Player.objects.filter(pk=player.pk, user__isnull=True).update(user=user) != 1
                     or Player.objects.filter(club=club, user=user).count() != 1

@@ -207,7 +207,7 @@ def _close_or_reopen(request: HttpRequest, slug: str, night_id: int, closing: bo
     night = access.get_night(request, club, night_id, access.MANAGE)
     if request.method == "POST":
         try:
-            (close_night if closing else reopen_night)(night, request.user)
+            (close_night if closing else reopen_night)(night, access.signed_in(request))
         except HandConflict as error:
             messages.error(request, str(error))
         else:
@@ -307,7 +307,9 @@ def night_tables_edit(request: HttpRequest, slug: str, night_id: int) -> HttpRes
             if clashes and request.POST.get("action") != "save_anyway":
                 return _tables_page(request, club, night, fixed, tables, None, clashes)
             try:
-                changed = services.edit_tables(night, kept, removed, user=request.user)
+                changed = services.edit_tables(
+                    night, kept, removed, user=access.acting_user(request)
+                )
             except (services.SetupError, scoring.InvalidHand) as problem:
                 error = str(problem)
             else:
@@ -350,7 +352,7 @@ def night_delete(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
     night = access.get_night(request, club, night_id, access.MANAGE)
     if request.method == "POST":
         try:
-            gone = services.delete_night(night, request.user)
+            gone = services.delete_night(night, access.acting_user(request))
         except services.SetupError as problem:
             messages.error(request, str(problem))
             return redirect("night_detail", slug=club.slug, night_id=night.pk)

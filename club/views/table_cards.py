@@ -254,7 +254,7 @@ def card_list(request: HttpRequest, slug: str) -> HttpResponse:
         except ValueError:
             count = 0
         try:
-            made = card_service.issue_cards(club, request.user, count)
+            made = card_service.issue_cards(club, access.acting_user(request), count)
         except ValidationError as refused:
             messages.error(request, " ".join(refused.messages))
         else:
@@ -281,7 +281,7 @@ def card_change(request: HttpRequest, slug: str, card_id: int, action: str) -> H
     revoking = action == "revoke"
     if request.method == "POST":
         if revoking:
-            if card_service.revoke_card(card, request.user):
+            if card_service.revoke_card(card, access.acting_user(request)):
                 messages.success(
                     request,
                     f"{card.label}'s card is revoked: scanning it shows "
@@ -291,7 +291,7 @@ def card_change(request: HttpRequest, slug: str, card_id: int, action: str) -> H
                 messages.info(request, f"{card.label}'s card was revoked already.")
         else:
             try:
-                card_service.reissue_card(card, request.user)
+                card_service.reissue_card(card, access.acting_user(request))
             except ValidationError as refused:
                 messages.error(request, " ".join(refused.messages))
             else:
@@ -335,7 +335,7 @@ def start_tonight(request: HttpRequest, slug: str) -> HttpResponse:
     """One tap: tonight's night, open, with no tables yet (the cards seat them)."""
     club = access.get_club(request, slug, access.MANAGE)
     try:
-        night = card_service.start_tonight(club, request.user)
+        night = card_service.start_tonight(club, access.acting_user(request))
     except ValidationError as refused:
         messages.error(request, " ".join(refused.messages))
         return redirect("night_list", slug=club.slug)

@@ -268,7 +268,7 @@ def link_url(request: HttpRequest, link: TableLink) -> str:
 
 
 def _night_links(request: HttpRequest, night: Night) -> list[dict[str, Any]]:
-    links = link_service.night_links(night, request.user)
+    links = link_service.night_links(night, access.acting_user(request))
     rows = []
     for summary in night_tables(night):
         link = links.get(summary.table.pk)
@@ -301,7 +301,7 @@ def table_link_change(request: HttpRequest, slug: str, night_id: int, table_id: 
     revoking = action == "revoke"
     if request.method == "POST":
         if revoking:
-            if link_service.revoke(table, request.user):
+            if link_service.revoke(table, access.acting_user(request)):
                 messages.success(
                     request,
                     f"Table {table.number}'s link is revoked: phones that have it get "
@@ -310,7 +310,7 @@ def table_link_change(request: HttpRequest, slug: str, night_id: int, table_id: 
             else:
                 messages.info(request, f"Table {table.number} had no live link.")
         else:
-            link_service.reissue(table, request.user)
+            link_service.reissue(table, access.acting_user(request))
             messages.success(
                 request,
                 f"Table {table.number} has a new link: the old one no longer works. "
@@ -326,7 +326,7 @@ def table_link_change(request: HttpRequest, slug: str, night_id: int, table_id: 
 
 def _club_route(request: HttpRequest, club, hand: Hand) -> TableRoute:
     can_score = access.can(request.user, club, access.SCORE)
-    return TableRoute(club, prefetch_seats(hand.table), can_score, request.user)
+    return TableRoute(club, prefetch_seats(hand.table), can_score, access.acting_user(request))
 
 
 @login_if_hidden
@@ -341,7 +341,9 @@ def hand_confirm(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
             messages.error(request, "That form was out of date: look at the hand again.")
         else:
             try:
-                link_service.confirm_hand(hand, form.cleaned_data["version"], user=request.user)
+                link_service.confirm_hand(
+                    hand, form.cleaned_data["version"], user=access.acting_user(request)
+                )
             except HandConflict as conflict:
                 messages.error(request, str(conflict))
             else:
@@ -389,7 +391,7 @@ def table_qr_codes(request: HttpRequest, club: Club, night: Night) -> dict[int, 
     only for a secretary, and only while the night takes hands (a link is a key to the table)."""
     if night.is_closed or not access.can(request.user, club, access.MANAGE):
         return {}
-    links = link_service.night_links(night, request.user)
+    links = link_service.night_links(night, access.acting_user(request))
     return {
         table_id: qr_data_uri(link_url(request, link))
         for table_id, link in links.items()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.urls import reverse
@@ -40,7 +40,7 @@ class Command(BaseCommand):
         parser.add_argument("--base", required=True, help="the demo server, http://host:port")
         parser.add_argument("--out", default="docs/images", help="where the pictures go")
 
-    def handle(self, *args: object, **options: object) -> None:
+    def handle(self, *args: object, **options: Any) -> None:
         try:
             from playwright.sync_api import sync_playwright
         except ImportError:
