@@ -48,7 +48,8 @@ def membership(user: User | AnonymousUser, club: Club) -> Membership | None:
     cache = getattr(user, "_club_memberships", None)
     if cache is None:
         cache = {m.club_id: m for m in Membership.objects.filter(user=user)}
-        user._club_memberships = cache  # type: ignore[union-attr]
+        # Kept on the request's user object, so a page asks the database once.
+        user._club_memberships = cache  # type: ignore[attr-defined]
     return cache.get(club.pk)
 
 

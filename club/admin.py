@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib import admin
 
 from club.admin_audit import AuditedAdmin
@@ -109,8 +111,8 @@ class SeatInline(admin.TabularInline):
     def has_change_permission(self, request, obj=None) -> bool:
         return obj is None or (not _closed(obj.night) and not obj.hands.exists())
 
-    has_add_permission = has_change_permission  # type: ignore[assignment]
-    has_delete_permission = has_change_permission  # type: ignore[assignment]
+    has_add_permission = has_change_permission
+    has_delete_permission = has_change_permission
 
 
 class TableInline(admin.TabularInline):
@@ -122,7 +124,7 @@ class TableInline(admin.TabularInline):
     def has_change_permission(self, request, obj=None) -> bool:
         return not _closed(obj)
 
-    has_add_permission = has_change_permission  # type: ignore[assignment]
+    has_add_permission = has_change_permission
 
 
 class NoCascadeDelete:
@@ -155,7 +157,8 @@ class NightAdmin(NoCascadeDelete, AuditedAdmin):
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)
         if obj is not None and "season" in form.base_fields:
-            form.base_fields["season"].queryset = Season.objects.filter(club=obj.season.club_id)
+            season: Any = form.base_fields["season"]  # a ModelChoiceField
+            season.queryset = Season.objects.filter(club=obj.season.club_id)
         return form
 
     def has_change_permission(self, request, obj=None) -> bool:
@@ -182,8 +185,7 @@ class RevokeInline(admin.TabularInline):
 
     model = Revoke
     extra = 0
-    fields = ["position", "player"]
-    readonly_fields = fields
+    fields = readonly_fields = ("position", "player")
     can_delete = False
 
     def has_add_permission(self, request, obj=None) -> bool:
@@ -195,8 +197,7 @@ class ScoreLineInline(admin.TabularInline):
 
     model = ScoreLine
     extra = 0
-    fields = ["player", "amount", "points", "declared", "made", "mate"]
-    readonly_fields = fields
+    fields = readonly_fields = ("player", "amount", "points", "declared", "made", "mate")
     can_delete = False
 
     def has_add_permission(self, request, obj=None) -> bool:
@@ -285,7 +286,7 @@ class SeatAdmin(AuditedAdmin):
     def has_change_permission(self, request, obj=None) -> bool:
         return obj is None or (not _closed(obj.table.night) and not obj.table.hands.exists())
 
-    has_delete_permission = has_change_permission  # type: ignore[assignment]
+    has_delete_permission = has_change_permission
 
 
 @admin.register(Arrival)
@@ -331,8 +332,14 @@ class TableLinkAdmin(DerivedAdmin):
 
     list_display = ["table", "issued_at", "issued_by", "revoked_at", "revoked_by"]
     list_filter = ["table__night__season__club"]
-    fields = ["table", "token_hash", "issued_at", "issued_by", "revoked_at", "revoked_by"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "table",
+        "token_hash",
+        "issued_at",
+        "issued_by",
+        "revoked_at",
+        "revoked_by",
+    )
 
 
 @admin.register(TableCard)
@@ -343,9 +350,10 @@ class TableCardAdmin(DerivedAdmin):
 
     list_display = ["label", "club", "number", "issued_at", "issued_by", "revoked_at"]
     list_filter = ["club"]
-    fields = ["club", "label", "number", "token_hash", "issued_at", "issued_by", "revoked_at"]
-    fields += ["revoked_by"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        *("club", "label", "number", "token_hash", "issued_at", "issued_by", "revoked_at"),
+        "revoked_by",
+    )
 
 
 class EntryInline(admin.TabularInline):

@@ -197,6 +197,7 @@ def validate(hand: Hand, rules: RuleSet) -> Contract | None:
             )
         return None
     try:
+        # A contract is given here: the all-passed and misdeal keys returned above.
         contract = Contract.parse(hand.contract)  # type: ignore[arg-type]
     except ValueError:
         raise InvalidHand(f"{hand.contract!r} is not a Solo Whist contract") from None
@@ -307,6 +308,7 @@ def score_hand(hand: Hand, rules: RuleSet) -> Result:
     # penalty for every revoke is the loss of three tricks from the score of the revoking side";
     # against a misère a revoke wins it at once. The side that did not revoke therefore gets the
     # result in its favour, and the tricks moved decide only the over- or under-tricks.
+    # validate() has made sure a played contract has its tricks.
     tricks: int = hand.tricks  # type: ignore[assignment]
     counted = tricks
     moved = rules.revoke_tricks * len(revokes)
@@ -419,6 +421,7 @@ def _score_penalty(
 ) -> Result:
     """Hoyle: the misère caller "can immediately claim the stakes, and is regarded as having won
     the declaration, the stakes being paid by the offender for himself and his partners"."""
+    # validate() has made sure of the penalty, its declarer and its offender.
     penalty = Penalty(hand.penalty)  # type: ignore[arg-type]
     value = rules.stake(contract).base * rules.stake_unit
     amounts = dict.fromkeys(players, 0)
@@ -453,6 +456,7 @@ def _score_all_passed(hand: Hand, players: tuple[str, ...], rules: RuleSet) -> R
             if p != loser:
                 amounts[p] = stake
         if rules.payment is Payment.PER_OPPONENT:
+            # A general misère always has its loser (validate() made sure).
             amounts[loser] = -stake * (len(players) - 1)  # type: ignore[index]
     return Result(
         contract=None,

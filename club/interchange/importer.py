@@ -476,6 +476,7 @@ class _Writer:
         for hand in hands:
             hand.pk = ids[(hand.table_id, hand.number)]
             hand._state.adding = False
+            # Each unsaved hand carries its scoring until its lines are written.
             lines.extend(score_line_rows(hand, hand._scored))  # type: ignore[attr-defined]
             revokes.extend(revoke_rows(hand, hand._scored.entry))  # type: ignore[attr-defined]
         insert_values(ScoreLine, lines, self.now)
@@ -533,6 +534,7 @@ class _Writer:
                 updated_by=self.user,
             )
             apply_result(hand, scored)
+            # Each unsaved hand carries its scoring until its lines are written.
             hand._scored = scored  # type: ignore[attr-defined]
             hands.append(hand)
         return hands

@@ -52,6 +52,7 @@ def settings_for(club: Club) -> GradeSettings:
         settings.enabled = row["grading__enabled"]
         settings.min_hands = row["grading__min_hands"]
         settings.ladder_by_grade = row["grading__ladder_by_grade"]
+    # Not a column: whether a rebuild is under way, for the page.
     settings.updating = bool(row and row["updating"])  # type: ignore[attr-defined]
     return settings
 

@@ -47,6 +47,10 @@ class Row:
     average: Fraction  # per hand played, of net (or points on a points ladder)
     qualified: bool
     position: int = 0  # 1-based order in the ladder, qualified players first
+    # Set by the grades' column of the standings page (club/views/grades.py) when it is shown.
+    grade: str = ""
+    grade_text: str = ""
+    grade_key: tuple[int, float] = (0, 0)
     rank: int | None = None  # competition rank among the qualified (1, 2, 2, 4)
     previous_rank: int | None = None  # the same, before the last night
     last_night: int | None = None  # net (or points) won on the last night; None if absent

@@ -34,6 +34,7 @@ from club.forms.hands import (
     new_hand_form,
     posted_hand_form,
 )
+from club.htmx import htmx
 from club.models import Club, Hand, Night, Table
 from club.names import short_names
 from club.queries.money_owed import link_pay_rows
@@ -172,7 +173,7 @@ def _context(request: HttpRequest, route: TableRoute, **extra: Any) -> dict[str,
     club, table = route.club, route.table
     night = table.night
     can_score = route.can_score
-    context = {
+    context: dict[str, Any] = {
         "route": route,
         "table_link": route.via.link if route.via else None,
         "club": club,
@@ -281,7 +282,7 @@ def _entry_and_sheet(
 
 def _closed(request: HttpRequest, route: TableRoute) -> HttpResponse:
     """A change refused because the night is closed (409 Conflict), with the reason."""
-    if request.htmx:
+    if htmx(request):
         return _entry_and_sheet(request, route, status=409)
     return _page(request, route, status=409)
 
@@ -292,13 +293,13 @@ def _refused(
     """A change refused because the sheet changed under it (the hand was deleted meanwhile, a
     double click): 409 Conflict with the sheet as it is now, a fresh form and the reason."""
     route.table.night.refresh_from_db()
-    if request.htmx:
+    if htmx(request):
         return _entry_and_sheet(request, route, status=409, conflict=str(conflict))
     return _page(request, route, status=409, conflict=str(conflict))
 
 
 def _done(request: HttpRequest, route: TableRoute, message: str) -> HttpResponse:
-    if request.htmx:
+    if htmx(request):
         return _entry_and_sheet(request, route, saved=message)
     messages.success(request, message)
     return redirect(route.url("table") + "#entry")
@@ -314,7 +315,7 @@ def _changed(
     """The answer to a correction or a deletion: a fresh form and, out of band, the rows from
     hand `from_number` on (their running totals moved), the totals, and the row `gone` a deletion
     left over at the end. Earlier rows did not change and are not sent."""
-    if not request.htmx:
+    if not htmx(request):
         messages.success(request, message)
         return redirect(route.url("table") + "#entry")
     table = route.table
@@ -384,7 +385,7 @@ def hand_delete(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
 
 
 def show_table(request: HttpRequest, route: TableRoute) -> HttpResponse:
-    if request.htmx and not request.htmx.boosted:
+    if htmx(request) and not htmx(request).boosted:
         # The page asks every few seconds whether the sheet changed elsewhere (another device
         # at the table): "304 Not Modified" after one aggregate query when nothing did.
         etag = sheet_etag(route.table)
@@ -406,7 +407,7 @@ def show_form(request: HttpRequest, route: TableRoute) -> HttpResponse:
     """The entry form alone: GET a fresh one for the next hand (Cancel); POST the fields to draw
     it again for another dealer (at a table of five that changes who plays). Saves nothing."""
     table = route.table
-    if not request.htmx and request.method == "GET":
+    if not htmx(request) and request.method == "GET":
         return redirect(route.url("table"))
     if _locked(request, route, table.night):
         return _entry(request, route)
@@ -435,7 +436,7 @@ def do_create(request: HttpRequest, route: TableRoute) -> HttpResponse:
     form = posted_hand_form(table, request.POST)
     if not form.is_valid() or form.entry is None:
         form.focus_first_error()
-        if request.htmx:
+        if htmx(request):
             response = _entry(request, route, status=422, form=form)
         else:
             response = _page(request, route, status=422, form=form)
@@ -462,7 +463,7 @@ def do_create(request: HttpRequest, route: TableRoute) -> HttpResponse:
         response["X-Hand-Number"] = str(hand.number)
         return _outcome_headers(response, "resent")
     message = f"Hand {hand.number} saved: {_outcome(form)}."
-    if request.htmx:
+    if htmx(request):
         response = _saved(request, route, hand, message)
     else:
         messages.success(request, message)
@@ -474,6 +475,7 @@ def do_create(request: HttpRequest, route: TableRoute) -> HttpResponse:
 def _saved(request: HttpRequest, route: TableRoute, hand: Hand, message: str) -> HttpResponse:
     """The answer to a new hand, drawn with no query: the next hand's form, and out of band the
     new row and the totals (the whole sheet only for the table's first hand)."""
+    # The saved hand carries the save's answer (its table's state, its scoring).
     table, state = route.table, hand.state  # type: ignore[attr-defined]
     seats = [seat.player for seat in table.seats.all()]
     amounts = {p.pk: hand.scored.amount(p) for p in hand.scored.players}  # type: ignore[attr-defined]
@@ -511,7 +513,7 @@ def _create_refused(
         moved.is_valid()  # the errors show whether it can be saved as the next hand as is
         extra.update(form=moved, moved_on=True)
         outcome = "moved-on"
-    if request.htmx:
+    if htmx(request):
         response = _entry_and_sheet(request, route, status=409, **extra)
     else:
         response = _page(request, route, status=409, **extra)
@@ -563,7 +565,7 @@ def do_edit(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse
         again.is_valid()
         extra = {"form": again, "hand": current, "mode": "edit", "conflict": str(conflict)}
         extra["other"] = current
-        if request.htmx:
+        if htmx(request):
             return _entry_and_sheet(request, route, status=409, **extra)
         return hand_page(request, route, "club/hands/edit.html", 409, extra)
     return _changed(request, route, f"Hand {hand.number} corrected: {_outcome(form)}.", hand.number)
@@ -628,7 +630,7 @@ def hand_page(
     extra: dict[str, Any],
 ) -> HttpResponse:
     """The entry card alone for htmx (it replaces the form in place), else the whole page."""
-    if request.htmx:
+    if htmx(request):
         return _entry(request, route, status=status, **extra)
     context = _context(request, route, **extra)
     return render(request, template, context, status=status)

@@ -102,7 +102,7 @@ def link_pay(request: HttpRequest, route, debt_id: int) -> HttpResponse:
     club = route.club
     form = PaymentForm(request.POST, club=club)
     if not form.is_valid():
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
         return redirect(back)
     device = route.via.device
     via = f"Table {route.table.number}'s link" + (f" ({device})" if device else "")
@@ -185,7 +185,7 @@ def debt_pay(request: HttpRequest, slug: str, debt_id: int) -> HttpResponse:
             else reverse("me", args=[club.slug])
         )
     if not form.is_valid():
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
         return redirect(back)
     try:
         paid = ledger.mark_paid(
@@ -277,7 +277,7 @@ def ledger_net(request: HttpRequest, slug: str) -> HttpResponse:
     club = access.get_club(request, slug, access.MANAGE)
     form = NettingForm(request.POST, club=club)
     if not form.is_valid():
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
         return redirect("club_ledger", slug=club.slug)
     try:
         netted = ledger.net_pair(

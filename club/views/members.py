@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
@@ -136,7 +137,9 @@ def claim_confirm(request: HttpRequest, slug: str, token: str) -> HttpResponse:
             request, "club/members/claim_done.html", {"club": club, "problem": problem}, status=410
         )
     player = found.player
-    form = None if request.user.is_authenticated else UserCreationForm(request.POST or None)
+    form: UserCreationForm[User] | None = (
+        None if request.user.is_authenticated else UserCreationForm(request.POST or None)
+    )
     if request.method == "POST" and (form is None or form.is_valid()):
         try:
             with transaction.atomic():

@@ -4,6 +4,8 @@ night set up wrongly (changing its tables that have no hands yet, or deleting it
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models.functions import Lower
@@ -17,6 +19,8 @@ from club import access
 from club.access import login_if_hidden
 from club.forms.nights import (
     MAX_TABLES,
+    BaseEditTableFormSet,
+    BaseTableFormSet,
     EditTableFormSet,
     NightForm,
     TableFormSet,
@@ -134,7 +138,7 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _create_night(
-    request: HttpRequest, club: Club, form: NightForm, tables: TableFormSet, anyway: bool
+    request: HttpRequest, club: Club, form: NightForm, tables: BaseTableFormSet, anyway: bool
 ) -> HttpResponse | list[Clash]:
     """Create the night of a valid form once (the same form sent again goes to the night it made),
     unless players are already seated at another open night that day and the secretary has not
@@ -285,7 +289,7 @@ def night_tables_edit(request: HttpRequest, slug: str, night_id: int) -> HttpRes
     fixed = [t for t in summaries if t.hands]
     editable = [t for t in summaries if not t.hands]
     players = _seatable_players(club, editable)
-    kwargs = {
+    kwargs: dict[str, Any] = {
         "players": players,
         "fixed": [(t.table.number, t.players) for t in fixed],
         "night_tables": {t.table.pk: (t.table, t.hands) for t in summaries},
@@ -326,7 +330,7 @@ def _tables_page(
     club: Club,
     night: Night,
     fixed: list[TableSummary],
-    tables: EditTableFormSet,
+    tables: BaseEditTableFormSet,
     error: str | None,
     clashes: list[Clash] | None = None,
 ) -> HttpResponse:

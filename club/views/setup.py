@@ -33,7 +33,7 @@ from club.models import Club, Hand, Role, ScoreLine, Season
 from club.services import invitations, lockouts
 from club.services import setup as services
 
-ROLE_ORDER = [Role.SECRETARY, Role.SCORER, Role.VIEWER]
+ROLE_ORDER: list[str] = [Role.SECRETARY, Role.SCORER, Role.VIEWER]
 
 
 # Set-up home and club settings -----------------------------------------------------------------
@@ -131,9 +131,7 @@ def season_list(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "club/setup/seasons.html", {"club": club, "seasons": seasons})
 
 
-def _season_form(
-    request: HttpRequest, club: Club, season: Season | None
-) -> HttpResponse | SeasonForm:
+def _season_form(request: HttpRequest, club: Club, season: Season | None) -> HttpResponse:
     form = SeasonForm(request.POST or None, instance=season or Season(club=club), club=club)
     if request.method == "POST" and form.is_valid():
         if season is not None and "standings_rule_set" in form.changed_data:

@@ -29,6 +29,8 @@ from club.views import grades as grade_views
 class RangeForm(forms.Form):
     """The season and the date range the standings cover (GET)."""
 
+    fields: dict[str, Any]  # by name, each its own kind of field (choices, queryset)
+
     season = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
     date_from = forms.DateField(required=False, label="From")
     date_to = forms.DateField(required=False, label="To")
@@ -43,7 +45,8 @@ class RangeForm(forms.Form):
         self.fields["season"].choices = [(s.pk, s.name) for s in seasons]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and start > end:
             raise forms.ValidationError(

@@ -63,6 +63,7 @@ def _chosen(request: HttpRequest, club: Club, may_add: bool) -> tuple[list[Playe
     picks: dict[int, int] = {}
     stranger = False  # a field naming no row of any club ("seat_²"): no query can find it
     for key, value in request.POST.items():
+        value = str(value)  # one value a name (QueryDict.items gives each name's last)
         if not key.startswith("seat_") or not value.strip():
             continue
         player_id = posted_id(key[5:])
@@ -105,6 +106,7 @@ def _seat_page(
     request: HttpRequest,
     card: TableCard,
     night: Night,
+    # An immutable default; the page only reads it.
     errors: list[str] = (),  # type: ignore[assignment]
     status: int = 200,
 ) -> HttpResponse:
@@ -116,7 +118,7 @@ def _seat_page(
         chosen = {
             pk: v
             for k, v in request.POST.items()
-            if k.startswith("seat_") and v.strip() and (pk := posted_id(k[5:])) is not None
+            if k.startswith("seat_") and str(v).strip() and (pk := posted_id(k[5:])) is not None
         }
     context = {
         "card": card,

@@ -29,6 +29,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from club import access, ratelimit
 from club.access import login_if_hidden
 from club.forms.table_links import ConfirmHandForm, DeviceForm
+from club.htmx import htmx
 from club.models import Club, Hand, Night, Player, Table, TableLink
 from club.queries.night import night_tables
 from club.queries.table_sheet import prefetch_seats
@@ -69,10 +70,14 @@ def _too_many(request: HttpRequest, route: TableRoute, retry_after: int) -> Http
         f"Too many changes from this table's link in the last minute: nothing was saved. "
         f"Wait {retry_after} seconds, check the sheet, then save again."
     )
-    if request.htmx:
+    if htmx(request):
         response = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
     else:
-        context = {"message": message, "route": route, "table_link": route.via.link}
+        context = {
+            "message": message,
+            "route": route,
+            "table_link": route.via.link if route.via else None,
+        }
         response = render(request, "club/table_links/too_many.html", context, status=429)
     response["Retry-After"] = str(retry_after)
     return response
@@ -122,6 +127,7 @@ def _link_hand(route: TableRoute, hand_id: int) -> Hand | None:
 
 
 def _preview_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    # Read by the write limit: a preview is not a change.
     view.counts_as_write = False  # type: ignore[attr-defined]
     return view
 
@@ -223,7 +229,7 @@ def _confirm_page(
     conflict: str = "",
 ) -> HttpResponse:
     extra = {"confirm_form": form, "hand": hand, "mode": "confirm", "conflict": conflict}
-    if request.htmx:
+    if htmx(request):
         context = table_views._context(request, route, **extra)
         return render(request, "club/table_links/confirm.html#card", context, status=status)
     return table_views.hand_page(request, route, "club/table_links/confirm.html", status, extra)
@@ -285,7 +291,8 @@ def night_links(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     """Each table's link and QR code, with revoke and re-issue; `print/` lays them out on A4."""
     club = access.get_club(request, slug, access.MANAGE)
     night = access.get_night(request, club, night_id, access.MANAGE)
-    printing = request.resolver_match.url_name == "night_links_print"
+    match = request.resolver_match
+    printing = match is not None and match.url_name == "night_links_print"
     template = "club/table_links/print.html" if printing else "club/table_links/night.html"
     context = {"club": club, "night": night, "links": _night_links(request, night)}
     return render(request, template, context)
@@ -335,7 +342,7 @@ def hand_confirm(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     opens it to correct it on the table page."""
     club, hand = table_views._club_hand(request, slug, hand_id, access.MANAGE)
     route = _club_route(request, club, hand)
-    if request.method == "POST" and not request.htmx and request.POST.get("next") == "night":
+    if request.method == "POST" and not htmx(request) and request.POST.get("next") == "night":
         form = ConfirmHandForm(request.POST)
         if not form.is_valid():
             messages.error(request, "That form was out of date: look at the hand again.")

@@ -363,7 +363,8 @@ def leaderboard(request: HttpRequest, slug: str, tournament_id: int) -> HttpResp
         # The club's own site may frame this page (and only this page): CSP's frame-ancestors
         # names it; X-Frame-Options cannot name a site, so it is left off here.
         response.xframe_options_exempt = True
-        response._csp_replace = {"frame-ancestors": origins}  # read by django-csp's middleware
+        # Read by django-csp's middleware, which the stubs do not know.
+        response._csp_replace = {"frame-ancestors": origins}  # type: ignore[attr-defined]
     return response
 
 

@@ -56,7 +56,7 @@ class Command(BaseCommand):
         club = Club.objects.filter(slug=str(slug)).first()
         if club is None:
             raise CommandError(f"No club has the slug {slug!r}")
-        kwargs: dict[str, object] = {}
+        kwargs: dict[str, Any] = {}
         if options["season"]:
             season = club.seasons.filter(name=str(options["season"])).first()
             if season is None:
