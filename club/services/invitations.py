@@ -6,7 +6,7 @@ secretary invites, the account accepts after logging in. Every step is audited i
 
 from __future__ import annotations
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -36,7 +36,8 @@ def invite(club: Club, user: User, role: str, by: User) -> Invitation:
     return invitation
 
 
-def open_invitations(user: User) -> list[Invitation]:
+def open_invitations(user: User | AnonymousUser) -> list[Invitation]:
+    """What this person is invited to and has not answered (nothing for an anonymous visitor)."""
     if not user.is_authenticated:
         return []
     return list(

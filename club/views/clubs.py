@@ -18,7 +18,7 @@ LEADERS = 5
 def home(request: HttpRequest) -> HttpResponse:
     """The clubs this person belongs to (or the public ones); straight in when there is one."""
     clubs = access.user_clubs(request.user)
-    invitations = invitation_service.open_invitations(access.signed_in(request))
+    invitations = invitation_service.open_invitations(request.user)
     if request.user.is_authenticated and len(clubs) == 1 and not invitations:
         return redirect("club", slug=clubs[0].slug)
     return render(request, "club/home.html", {"clubs": clubs, "invitations": invitations})

@@ -33,7 +33,7 @@ def invitation_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "club/invitations/list.html",
-        {"invitations": service.open_invitations(access.signed_in(request))},
+        {"invitations": service.open_invitations(request.user)},
     )
 
 
