@@ -29,13 +29,28 @@ _ROLE_POWERS = {
 }
 
 
+def acting_user(request: HttpRequest) -> User | None:
+    """Whom a write is audited under: the signed-in user, or None (a player at a table's link)."""
+    user = request.user
+    return user if isinstance(user, User) else None
+
+
+def signed_in(request: HttpRequest) -> User:
+    """The user of a page that only a signed-in member reaches (its role check let them in)."""
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionDenied("Log in first.")
+    return user
+
+
 def membership(user: User | AnonymousUser, club: Club) -> Membership | None:
     if not user.is_authenticated:
         return None
     cache = getattr(user, "_club_memberships", None)
     if cache is None:
         cache = {m.club_id: m for m in Membership.objects.filter(user=user)}
-        user._club_memberships = cache  # type: ignore[union-attr]
+        # Kept on the request's user object, so a page asks the database once.
+        user._club_memberships = cache  # type: ignore[attr-defined]
     return cache.get(club.pk)
 
 

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django import forms
 from django.contrib import admin
 
@@ -143,8 +145,8 @@ class SeatInline(admin.TabularInline):
     def has_change_permission(self, request, obj=None) -> bool:
         return obj is None or (not _closed(obj.night) and not obj.hands.exists())
 
-    has_add_permission = has_change_permission  # type: ignore[assignment]
-    has_delete_permission = has_change_permission  # type: ignore[assignment]
+    has_add_permission = has_change_permission
+    has_delete_permission = has_change_permission
 
 
 class TableInline(admin.TabularInline):
@@ -156,7 +158,7 @@ class TableInline(admin.TabularInline):
     def has_change_permission(self, request, obj=None) -> bool:
         return not _closed(obj)
 
-    has_add_permission = has_change_permission  # type: ignore[assignment]
+    has_add_permission = has_change_permission
 
 
 class NoCascadeDelete:
@@ -189,7 +191,8 @@ class NightAdmin(NoCascadeDelete, AuditedAdmin):
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)
         if obj is not None and "season" in form.base_fields:
-            form.base_fields["season"].queryset = Season.objects.filter(club=obj.season.club_id)
+            season: Any = form.base_fields["season"]  # a ModelChoiceField
+            season.queryset = Season.objects.filter(club=obj.season.club_id)
         return form
 
     def has_change_permission(self, request, obj=None) -> bool:
@@ -216,8 +219,7 @@ class RevokeInline(admin.TabularInline):
 
     model = Revoke
     extra = 0
-    fields = ["position", "player"]
-    readonly_fields = fields
+    fields = readonly_fields = ("position", "player")
     can_delete = False
 
     def has_add_permission(self, request, obj=None) -> bool:
@@ -229,8 +231,7 @@ class ScoreLineInline(admin.TabularInline):
 
     model = ScoreLine
     extra = 0
-    fields = ["player", "amount", "points", "declared", "made", "mate"]
-    readonly_fields = fields
+    fields = readonly_fields = ("player", "amount", "points", "declared", "made", "mate")
     can_delete = False
 
     def has_add_permission(self, request, obj=None) -> bool:
@@ -319,7 +320,7 @@ class SeatAdmin(AuditedAdmin):
     def has_change_permission(self, request, obj=None) -> bool:
         return obj is None or (not _closed(obj.table.night) and not obj.table.hands.exists())
 
-    has_delete_permission = has_change_permission  # type: ignore[assignment]
+    has_delete_permission = has_change_permission
 
 
 @admin.register(Arrival)
@@ -365,8 +366,14 @@ class TableLinkAdmin(DerivedAdmin):
 
     list_display = ["table", "issued_at", "issued_by", "revoked_at", "revoked_by"]
     list_filter = ["table__night__season__club"]
-    fields = ["table", "token_hash", "issued_at", "issued_by", "revoked_at", "revoked_by"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "table",
+        "token_hash",
+        "issued_at",
+        "issued_by",
+        "revoked_at",
+        "revoked_by",
+    )
 
 
 @admin.register(TableCard)
@@ -377,9 +384,10 @@ class TableCardAdmin(DerivedAdmin):
 
     list_display = ["label", "club", "number", "issued_at", "issued_by", "revoked_at"]
     list_filter = ["club"]
-    fields = ["club", "label", "number", "token_hash", "issued_at", "issued_by", "revoked_at"]
-    fields += ["revoked_by"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        *("club", "label", "number", "token_hash", "issued_at", "issued_by", "revoked_at"),
+        "revoked_by",
+    )
 
 
 class EntryInline(admin.TabularInline):

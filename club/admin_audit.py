@@ -60,7 +60,7 @@ def _owner(obj: models.Model) -> tuple[int | None, int | None]:
 def _subject(obj: models.Model) -> str:
     if isinstance(obj, Hand):
         return f"Table {obj.table.number}, hand {obj.number}"
-    return f"{obj._meta.verbose_name.capitalize()} {obj} (admin)"[:120]
+    return f"{str(obj._meta.verbose_name).capitalize()} {obj} (admin)"[:120]
 
 
 def _shown(value: Any) -> Any:

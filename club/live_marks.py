@@ -17,6 +17,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
+POLL_SECONDS = 1  # how often a live board asks (the page's interval, and the benchmark's)
+
 
 def _key(night_id: int) -> str:
     return f"live-night:{night_id}"

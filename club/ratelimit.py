@@ -75,7 +75,8 @@ def _hit_redis(cache: RedisCache, cache_key: str, limit: int, window: int, now: 
     key = cache.make_and_validate_key(cache_key)
     try:
         # Django's Redis cache has no public call for a script: its client is the way to Redis.
-        client = cache._cache.get_client(key, write=True)
+        # The redis-py client behind Django's Redis cache (private: the stubs do not list it).
+        client = cache._cache.get_client(key, write=True)  # type: ignore[attr-defined]
         if _script is None:
             _script = client.register_script(SLIDING_WINDOW)
         member = f"{now!r}:{uuid.uuid4().hex}"  # two writes in one microsecond are two writes

@@ -36,6 +36,7 @@ FIELDS = ("club", "method", "route", "status", "ms")
 def note_club(request: HttpRequest, slug: str) -> None:
     """For URLs that do not name the club (a table link): the club the request turned out to be
     about, for its log line."""
+    # The request carries its club and id to the log line.
     request.club_slug = slug  # type: ignore[attr-defined]
 
 
@@ -72,6 +73,7 @@ class RequestLogMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         request_id = _new_id(request)
+        # The request carries its club and id to the log line.
         request.request_id = request_id  # type: ignore[attr-defined]
         token = current_request_id.set(request_id)
         started = time.perf_counter()

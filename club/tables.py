@@ -209,7 +209,7 @@ class StandingsTable(tables.Table):
     def render_average(self, record: Row) -> str:
         return format_average(self.club, record.average, points=self._points())
 
-    def value_average(self, record: Row) -> str:
+    def value_average(self, record: Row) -> str | int | Decimal:
         """The CSV keeps the full figure, not the rounded pence of the page (the printed sheet,
         for people, sets spoken_averages)."""
         if self.numbers:

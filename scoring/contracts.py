@@ -10,7 +10,7 @@ TRICKS_IN_HAND = 13
 # The stored key for a hand in which all players passed (no contract): a redeal or goulash, or a
 # general misère, as the rule set says.
 ALL_PASSED = "all_passed"
-# The stored key for a deal thrown in because the cards were wrongly dealt (001: "A fresh deal is
+# The stored key for a deal thrown in because the cards were wrongly dealt (Hoyle: "A fresh deal is
 # necessary if a card is exposed or faced in the pack, or if there is a misdeal ... there is no
 # penalty"): no contract, no score, and the rule set says who deals again.
 MISDEAL = "misdeal"

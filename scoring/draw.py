@@ -48,7 +48,7 @@ def draw_sizes(n: int, odd_size: int = 5) -> list[int]:
 
 def describe_sizes(sizes: Sequence[int]) -> str:
     """ "2 tables of 4 and 2 of 3", "1 table of 5"."""
-    parts = []
+    parts: list[str] = []
     for size in sorted(set(sizes), key=lambda s: (s != 4, -s)):
         count = sizes.count(size)
         if not parts:

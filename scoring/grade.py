@@ -45,6 +45,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -96,7 +97,8 @@ class Rating:
 class GradeHand:
     """A hand as the grade sees it: one side against the rest, and who won."""
 
-    order: tuple  # the key hands are rated in (the app: date, night, round, table, number)
+    # The key hands are rated in: anything that sorts (the app: date, night, round, table, number).
+    order: Any
     day: int  # the date's ordinal, for the ageing
     side: tuple[str, ...]  # the declarer, or the Prop & Cop pair, or a general misère's loser
     rest: tuple[str, ...]  # everyone else taking part (not a player sitting out)
@@ -120,7 +122,7 @@ def stake_weight(contract: str) -> float:
 
 
 def grade_hand(
-    order: tuple,
+    order: Any,
     day: int,
     players: Sequence[str],
     contract: str,
@@ -150,7 +152,9 @@ def grade_hand(
     return GradeHand(order, day, side, rest, won, stake_weight(contract))
 
 
-def _weighted(before: PlackettLuceRating, after: PlackettLuceRating, weight: float) -> tuple:
+def _weighted(
+    before: PlackettLuceRating, after: PlackettLuceRating, weight: float
+) -> tuple[float, float]:
     """The change of one game, counted `weight` times: mu moves `weight` times as far, and sigma
     shrinks by the game's factor to the power `weight`."""
     return (after.mu - before.mu) * weight, (after.sigma / before.sigma) ** weight

@@ -15,7 +15,7 @@ class InvalidHand(ValueError):
 
 
 class Penalty(StrEnum):
-    """What lets a misère caller "immediately claim the stakes" other than a revoke (001: "If a
+    """What lets a misère caller "immediately claim the stakes" other than a revoke (Hoyle: "If a
     card is exposed by one of the adversaries of a misère or misère ouverte ... The misère-caller
     can enforce the same penalty if a card is led out of turn against him ... or, indeed, if any
     one follows suit out of turn")."""
@@ -36,8 +36,8 @@ class Penalty(StrEnum):
 class Outcome(StrEnum):
     PLAYED = "played"  # a contract was played and scored
     ALL_PASSED = "all_passed"  # nobody called: a redeal, goulash or general misère
-    VOID = "void"  # revokes on both sides: "the deal is void" (001)
-    MISDEAL = "misdeal"  # the cards were wrongly dealt: a fresh deal, no penalty (001)
+    VOID = "void"  # revokes on both sides: "the deal is void" (Hoyle)
+    MISDEAL = "misdeal"  # the cards were wrongly dealt: a fresh deal, no penalty (Hoyle)
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class Hand:
     revoke_by: str | None = None  # the player who revoked, when one revoke was made
     last_trick_by: str | None = None  # general misère: who took the thirteenth trick
     # Every revoke when there was more than one (a player twice if he revoked twice), in the
-    # order they were found: 001 "The penalty for every revoke is the loss of three tricks".
+    # order they were found: Hoyle "The penalty for every revoke is the loss of three tricks".
     revokes: Sequence[str] = ()
     penalty: Penalty | str | None = None  # against a misère, other than a revoke
     penalty_by: str | None = None  # the defender who committed it
@@ -229,6 +229,7 @@ def validate(hand: Hand, rules: RuleSet) -> Contract | None:
             )
         return None
     try:
+        # A contract is given here: the all-passed and misdeal keys returned above.
         contract = Contract.parse(hand.contract)  # type: ignore[arg-type]
     except ValueError:
         raise InvalidHand(f"{hand.contract!r} is not a Solo Whist contract") from None
@@ -301,7 +302,7 @@ def _check_penalty(
     _check_at_table(players, hand.penalty_by, "player who incurred the penalty")
     if hand.penalty_by == hand.declarer:
         raise InvalidHand(
-            "The misère caller's own exposed card costs nothing (001: it is to his own "
+            "The misère caller's own exposed card costs nothing (Hoyle: it is to his own "
             "disadvantage): record the penalty against the defender who committed it"
         )
     if revokes:
@@ -321,7 +322,8 @@ def score_hand(hand: Hand, rules: RuleSet) -> Result:
         return _score_all_passed(hand, players, rules)
 
     info = contract.info
-    declaring = (hand.declarer, hand.partner) if info.partnership else (hand.declarer,)
+    # validate() has made sure of a declarer, and of a partner exactly when the contract has one.
+    declaring = tuple(p for p in (hand.declarer, hand.partner) if p is not None)
     defenders = tuple(p for p in players if p not in declaring)
     revokes = hand.all_revokes
     by_declaring = [p for p in revokes if p in declaring]
@@ -329,7 +331,7 @@ def score_hand(hand: Hand, rules: RuleSet) -> Result:
     notes: list[str] = []
 
     if by_declaring and by_defenders:
-        # 001: "In case of a revoke on both sides, the deal is void."
+        # Hoyle: "In case of a revoke on both sides, the deal is void."
         names = ", ".join(dict.fromkeys(revokes))
         return _nothing(players, Outcome.VOID, contract, notes=(f"Revokes: {names}",), revoke=True)
 
@@ -342,6 +344,7 @@ def score_hand(hand: Hand, rules: RuleSet) -> Result:
     # penalty for every revoke is the loss of three tricks from the score of the revoking side";
     # against a misère a revoke wins it at once. The side that did not revoke therefore gets the
     # result in its favour, and the tricks moved decide only the over- or under-tricks.
+    # validate() has made sure a played contract has its tricks.
     tricks: int = hand.tricks  # type: ignore[assignment]
     counted = tricks
     moved = rules.revoke_tricks * len(revokes)
@@ -386,7 +389,7 @@ def score_hand(hand: Hand, rules: RuleSet) -> Result:
         # receives from (or pays) every opponent.
         per_declarer = value if info.partnership else value * len(defenders)
         for p in declaring:
-            amounts[p] += sign * per_declarer  # type: ignore[index]
+            amounts[p] += sign * per_declarer
         if by_defenders:
             # "The actual offender pays the stakes in all cases of a revoke": the defenders' side
             # owes what it would have paid, and each offender pays for his own revokes.
@@ -452,8 +455,9 @@ def _score_penalty(
     defenders: tuple[str, ...],
     rules: RuleSet,
 ) -> Result:
-    """001: the misère caller "can immediately claim the stakes, and is regarded as having won
+    """Hoyle: the misère caller "can immediately claim the stakes, and is regarded as having won
     the declaration, the stakes being paid by the offender for himself and his partners"."""
+    # validate() has made sure of the penalty, its declarer and its offender.
     penalty = Penalty(hand.penalty)  # type: ignore[arg-type]
     value = rules.stake(contract).base * rules.stake_unit
     amounts = dict.fromkeys(players, 0)
@@ -542,6 +546,7 @@ def _score_all_passed(hand: Hand, players: tuple[str, ...], rules: RuleSet) -> R
             if p != loser:
                 amounts[p] = stake
         if rules.payment is Payment.PER_OPPONENT:
+            # A general misère always has its loser (validate() made sure).
             amounts[loser] = -stake * (len(players) - 1)  # type: ignore[index]
     return Result(
         contract=None,

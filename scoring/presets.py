@@ -1,7 +1,9 @@
-"""The four preset rule sets, each taken from one of the public texts in shared/rules-sources/.
+"""The four preset rule sets, each taken from the public rule texts that docs/rules.md lists by
+title ("The rule texts"): Hoyle, the Primer, Anna Cubed, the Bidding table and the Cash table.
 
-Each number carries the passage it comes from. Where a text is silent on an option (revokes, a
-table of five), the preset keeps the Hoyle digest's rule and says so.
+Each number carries the passage it comes from, cited by the text's short title and its section.
+Where a text is silent on an option (revokes, a table of five), the preset keeps the rule of
+Hoyle's "A Digest of the Laws" and says so.
 """
 
 from __future__ import annotations
@@ -10,16 +12,16 @@ from scoring.contracts import Contract as C
 from scoring.contracts import Trump
 from scoring.rules import AllPassed, Payment, Redeal, RuleSet, SitOut, Stake
 
-# 001, Hoyle's Games Modernized, "The Stakes": "six, twelve, and eighteen ... propositions and
-# solos are paid for at 6d. each, misères at 1s., and abondances at 1s. 6d." "the partners receive
-# 6d. each if they make eight tricks, and 1d. each for every trick over eight" and "pay their
-# opponents 6d. each, and 1d. for each under-trick". Abundance: "it is not uncommon here to double
-# the value of the over-tricks, but not of the under-tricks" - "A player making ten tricks would,
-# with double over-tricks, receive 1s. 8d. from each, and, if he only made eight tricks, would pay
-# 1s. 7d. each" (18 + 2 over; 18 + 1 under). "An abondance in trumps is of the same money value".
-# "the misère ouverte is double the price of the ordinary misère, and the abondance declarée double
-# the price of the ordinary abondance" (24 and 36). "There are ... no over or under-tricks" at
-# misère and "no under-tricks at the call of an abondance declarée".
+# Hoyle (Hoyle's Games Modernized, "Solo Whist"), section "The Stakes": "six, twelve, and eighteen
+# ... propositions and solos are paid for at 6d. each, misères at 1s., and abondances at 1s. 6d."
+# "the partners receive 6d. each if they make eight tricks, and 1d. each for every trick over eight"
+# and "pay their opponents 6d. each, and 1d. for each under-trick". Abundance: "it is not uncommon
+# here to double the value of the over-tricks, but not of the under-tricks" - "A player making ten
+# tricks would, with double over-tricks, receive 1s. 8d. from each, and, if he only made eight
+# tricks, would pay 1s. 7d. each" (18 + 2 over; 18 + 1 under). "An abondance in trumps is of the
+# same money value". "the misère ouverte is double the price of the ordinary misère, and the
+# abondance declarée double the price of the ordinary abondance" (24 and 36). "There are ... no over
+# or under-tricks" at misère and "no under-tricks at the call of an abondance declarée".
 HOYLE = RuleSet(
     name="hoyle",
     unit="pence",
@@ -53,10 +55,11 @@ HOYLE = RuleSet(
     source="Hoyle's Games Modernized, Solo Whist (Wikisource)",
 )
 
-# 000 ("The Prop (1) ... Solo (1) ... Misère (2) ... Abundance (3) ... Abundance in Trumps (3)
-# ... Misère Ouverte (4) ... Abundance Declared (6)"; "each of the other players must pay the
-# winning player $1 apiece") and 003 ("+/- 3 (wins or loses one unit from other players)" for a
-# solo, "Both proposer and accepter score" at Prop and Cop). Neither pays over- or under-tricks.
+# Primer, "The Bidding Phase" ("The Prop (1) ... Solo (1) ... Misère (2) ... Abundance (3) ...
+# Abundance in Trumps (3) ... Misère Ouverte (4) ... Abundance Declared (6)") and "Scoring or
+# Settling up" ("each of the other players must pay the winning player $1 apiece"); Bidding table
+# ("+/- 3 (wins or loses one unit from other players)" for a solo, "Both proposer and accepter
+# score" at Prop and Cop). Neither pays over- or under-tricks.
 STANDARD = RuleSet(
     name="standard",
     unit="units",
@@ -72,29 +75,31 @@ STANDARD = RuleSet(
     },
     # Silent on revokes: the Hoyle digest's three tricks.
     revoke_tricks=3,
-    # 000: "In the event that all players pass, they can discard their hands and the deal will
-    # rotate clockwise"; 003: "If everyone passes ... the hands are thrown in and dealt again."
+    # Primer: "In the event that all players pass, they can discard their hands and the deal will
+    # rotate clockwise"; Bidding table: "If everyone passes ... the hands are thrown in and dealt
+    # again."
     all_passed=AllPassed.REDEAL,
     general_misere_stake=1,
     # Silent on five players; the dealer sitting out is the common school practice.
     sit_out=SitOut.DEALER,
-    # 000: "Abundance Declared ... there are no trump suits"; 003: "There is no trump".
+    # Primer: "Abundance Declared ... there are no trump suits"; Bidding table: "There is no trump".
     abundance_declared_names_trumps=False,
-    # 000: "the deal will rotate clockwise to the next dealer, with this hand being declared a
+    # Primer: "the deal will rotate clockwise to the next dealer, with this hand being declared a
     # misdeal".
     redeal_by=Redeal.NEXT,
-    # 000: "a number of cards of a particular suit, which was not the suit the dealer exposed,
+    # Primer: "a number of cards of a particular suit, which was not the suit the dealer exposed,
     # this player may want to bid abundance"; "Abundance in Trumps ... will use the suit exposed
     # by the dealer": the hand records the turned suit, and an abundance cannot name it.
     record_turned_suit=True,
     abundance_in_turned_suit=False,
-    source="Solo Whist rules (000) and Solo Whist - Bidding (003)",
+    source="Solo Whist primer and Solo Whist - Bidding",
 )
 
-# 002, Anna Cubed "Rules of Solo": Table 1 scores Prop 1, Cop 1, Solo 1, Misere 2, Abundance 3,
-# Abundance Trumps 3, Misere Ouverte 4, Abundance Declared 6. Section 6: "If a player wins or makes
-# the contract they receive the points for that bet ... Other players are not penalised ... if the
-# player fails ... no points are awarded to or removed from any player".
+# Anna Cubed ("Rules of Solo", Piddock and Pounds), section 4 "The Bidding": Table 1 scores Prop 1,
+# Cop 1, Solo 1, Misere 2, Abundance 3, Abundance Trumps 3, Misere Ouverte 4, Abundance Declared 6.
+# Section 6: "If a player wins or makes the contract they receive the points for that bet ... Other
+# players are not penalised ... if the player fails ... no points are awarded to or removed from any
+# player".
 ANNA_CUBED = RuleSet(
     name="anna-cubed",
     unit="points",
@@ -124,10 +129,11 @@ ANNA_CUBED = RuleSet(
     source="Anna Cubed, Rules of Solo (Piddock and Pounds, 2006)",
 )
 
-# 004: "if bid was successful, opponents pay the amount to the soloist, else the soloist pays the
-# amount to every opponent": "Prop/Cop - $0.10 + $.01 per overtrick", "Solo - $0.10 + $0.01 per OT",
-# "Misere - $0.25", "Abondance - $0.50", "Royal - $0.60", "Open - $0.75", "Slam - $1.00". No
-# under-trick payment is named, so a failed contract pays the bare stake.
+# Cash table ("Solo Whist", a one-page summary), its scoring: "if bid was successful, opponents pay
+# the amount to the soloist, else the soloist pays the amount to every opponent": "Prop/Cop - $0.10
+# + $.01 per overtrick", "Solo - $0.10 + $0.01 per OT", "Misere - $0.25", "Abondance - $0.50",
+# "Royal - $0.60", "Open - $0.75", "Slam - $1.00". No under-trick payment is named, so a failed
+# contract pays the bare stake.
 CENTS = RuleSet(
     name="cents",
     unit="cents",
@@ -150,7 +156,7 @@ CENTS = RuleSet(
     abundance_declared_names_trumps=False,
     # Silent on misdeals: the Hoyle digest's "new deal is by the same player".
     redeal_by=Redeal.SAME,
-    source="Solo Whist (004), cash stakes",
+    source="Solo Whist, a one-page summary with cash stakes",
 )
 
 PRESETS: dict[str, RuleSet] = {r.name: r for r in (HOYLE, STANDARD, ANNA_CUBED, CENTS)}

@@ -34,7 +34,7 @@ class AllPassed(StrEnum):
 class Redeal(StrEnum):
     """Who deals after a deal that does not count (cards wrongly dealt, revokes on both sides)."""
 
-    SAME = "same"  # 001: "This new deal is by the same player"
+    SAME = "same"  # Hoyle: "This new deal is by the same player"
     NEXT = "next"  # the deal passes to the left, as after any hand
 
 
@@ -65,13 +65,14 @@ class RuleSet:
     # Trumps rotate one step a hand through this cycle (anna-cubed); empty: the dealer turns a card.
     trump_rotation: tuple[Trump, ...] = ()
     source: str = ""  # where the figures come from
-    # Stakes as multipliers of an agreed wager (000: "these points can be considered multipliers
+    # Stakes as multipliers of an agreed wager (Primer: "these points can be considered multipliers
     # for agreed upon wagers"): every amount is the table's figure times this many of the club's
     # unit, so the 1-1-2-3-3-4-6 table plays "in units of 5p" without retyping it.
     stake_unit: int = 1
     redeal_by: Redeal = Redeal.NEXT
-    # The hand may record the suit the dealer turned up; where the rules follow 000 ("a particular
-    # suit, which was not the suit the dealer exposed") an abundance cannot name that suit.
+    # The hand may record the suit the dealer turned up; where the rules follow Primer ("a
+    # particular suit, which was not the suit the dealer exposed") an abundance cannot name that
+    # suit.
     record_turned_suit: bool = False
     abundance_in_turned_suit: bool = True
 
@@ -134,7 +135,7 @@ class RuleSet:
                 if value < 0:
                     raise InvalidRuleSet(where, "cannot be negative")
                 if part != "base" and value and not contract.info.counts_extra_tricks:
-                    # Misère, open misère and abundance declared are won or lost outright (001:
+                    # Misère, open misère and abundance declared are won or lost outright (Hoyle:
                     # "no over or under-tricks"): a value here would be silently ignored.
                     kind = "over-tricks" if part == "over" else "under-tricks"
                     raise InvalidRuleSet(

@@ -47,7 +47,7 @@ class Standing:
 T = TypeVar("T")
 
 
-def competition_ranks(values: Sequence[Fraction | int]) -> list[int]:
+def competition_ranks(values: Sequence[Fraction | int | tuple[Fraction | int, int]]) -> list[int]:
     """Ranks for values already sorted best first; equal values share a rank (1, 2, 2, 4)."""
     ranks: list[int] = []
     for i, value in enumerate(values):

@@ -35,7 +35,7 @@ def next_dealer_after(
 ) -> str:
     """Who deals after a hand: the next player to the left, except that a deal which does not
     count (cards wrongly dealt, revokes on both sides) is dealt again by the same player where
-    the rule set says so (001: "This new deal is by the same player")."""
+    the rule set says so (Hoyle: "This new deal is by the same player")."""
     if Outcome(outcome) in (Outcome.MISDEAL, Outcome.VOID) and rules.redeal_by is Redeal.SAME:
         return dealer
     return next_dealer(seats, dealer)

@@ -68,5 +68,5 @@ def places(
         return (scores[k], tiebreak[k] if tiebreak is not None else 0)
 
     ordered = sorted(keys, key=key, reverse=True)  # stable: ties keep the order given
-    ranks = competition_ranks([key(k) for k in ordered])  # type: ignore[arg-type]
+    ranks = competition_ranks([key(k) for k in ordered])
     return list(zip(ranks, ordered, strict=True))

@@ -129,7 +129,7 @@ def _club() -> tuple[Club, Season]:
     return club, season
 
 
-def set_up(tables: int) -> tuple[Night, list[tuple[Table, list[Player], str]]]:
+def set_up(tables: int) -> tuple[Night, list[tuple[Table, list[Player], str | None]]]:
     """A fresh night of `tables` tables of four, and a scorer's session cookie for each."""
     from club.services.setup import create_night
 
@@ -212,6 +212,7 @@ def start_server(port: int, workers: int, threads: int) -> tuple[subprocess.Pope
         stderr=log,
         start_new_session=True,
     )
+    # The server's process keeps its log file, to read back on failure.
     server.log = log  # type: ignore[attr-defined]
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -230,6 +231,7 @@ def start_server(port: int, workers: int, threads: int) -> tuple[subprocess.Pope
 
 def server_log(server: subprocess.Popen) -> str:
     """The end of what the server wrote to its log."""
+    # The server's process keeps its log file, to read back on failure.
     log = server.log  # type: ignore[attr-defined]
     log.seek(0)
     return log.read()[-2000:].decode("utf-8", "replace")

@@ -56,11 +56,11 @@ class GradeBench:
 @contextmanager
 def _grades_off() -> Iterator[None]:
     saved = grades.recompute_from
-    grades.recompute_from = lambda *args, **kwargs: 0  # type: ignore[assignment]
+    grades.recompute_from = lambda *args, **kwargs: 0
     try:
         yield
     finally:
-        grades.recompute_from = saved  # type: ignore[assignment]
+        grades.recompute_from = saved
 
 
 def _ms(fn: Callable[[], object], cpu: list[float] | None = None) -> float:
@@ -78,13 +78,16 @@ def bench_grades(club: Club, runs: int = 24, rebuild: bool = True) -> GradeBench
     rated = grades.rebuild(club, timings) if rebuild else 0
     rebuild_s, rebuild_cpu = time.perf_counter() - started, time.process_time() - cpu
 
-    season = Season.objects.filter(club=club).order_by("-end").first()
+    season = Season.objects.filter(club=club).order_by("-end")[0]
     last = Night.objects.filter(season=season).aggregate(d=Max("date"))["d"] or season.start
     seated = list(Player.objects.filter(club=club).order_by("pk")[:4])
     night = create_night(season, last + dt.timedelta(days=1), [(seated, 0)])
     table = night.tables.get()
     table.night = night
-    with_grades, without, cpu_with, cpu_without = [], [], [], []
+    with_grades: list[float] = []
+    without: list[float] = []
+    cpu_with: list[float] = []
+    cpu_without: list[float] = []
     try:
         for i in range(runs):
 
@@ -98,7 +101,7 @@ def bench_grades(club: Club, runs: int = 24, rebuild: bool = True) -> GradeBench
                     without.append(_ms(save, cpu_without))
             else:
                 with_grades.append(_ms(save, cpu_with))
-        first = Hand.objects.filter(table=table).order_by("number").first()
+        first = Hand.objects.filter(table=table).order_by("number")[0]
         correction = _correct(first, user)
         # The club's own last night (before the bench night): its first hand corrected.
         own = (

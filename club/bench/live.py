@@ -20,22 +20,22 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.http import HttpResponse
 from django.test import Client
 from django.test.utils import override_settings
 from django.urls import reverse
 
 from club import live_marks
 from club.bench.nights import played_night
+from club.live_marks import POLL_SECONDS
 from club.models import Membership, Night, Role
 from club.services import demo
 from club.services import table_links as link_service
 from club.services.hands import next_hand, record_hand
-from club.views.live import POLL_SECONDS
 
 SLUG = "bench-live"
 TABLES, HANDS = 15, 24
@@ -94,11 +94,14 @@ def _bench(runs: int) -> list[LiveTiming]:
     member.force_login(user)
     phone = Client()
     live = reverse("live_night", args=[club.slug, night.pk])
-    first_table = night.tables.order_by("number").first()
-    link = reverse("link_table", args=[link_service.night_links(night, None)[first_table.pk].token])
+    first_table = night.tables.order_by("number")[0]
+    first_link = link_service.night_links(night, None)[first_table.pk]
+    assert first_link is not None  # just issued
+    link = reverse("link_table", args=[first_link.token])
     etag = member.get(live)["ETag"]
     since = f"{live}?since={etag.strip(chr(34))}"
-    cases: list[tuple[str, Callable[[], HttpResponse]]] = [
+    # Each fetch answers with the test client's response.
+    cases: list[tuple[str, Callable[[], Any]]] = [
         ("live board, full", lambda: member.get(live)),
         ("live board, poll unchanged (204)", lambda: member.get(since, HTTP_HX_REQUEST="true")),
         ("live board, ETag unchanged (304)", lambda: member.get(live, HTTP_IF_NONE_MATCH=etag)),
@@ -109,7 +112,14 @@ def _bench(runs: int) -> list[LiveTiming]:
     for what, fetch in cases:
         statements: list[str] = []
 
-        def count(execute, sql, params, many, context, seen=statements):  # type: ignore[no-untyped-def]
+        def count(
+            execute: Any,
+            sql: str,
+            params: Any,
+            many: bool,
+            context: Any,
+            seen: list[str] = statements,
+        ) -> Any:
             seen.append(sql)
             return execute(sql, params, many, context)
 
@@ -124,7 +134,7 @@ def _bench(runs: int) -> list[LiveTiming]:
     return results
 
 
-def _expired(night: Night, member: Client, since: str) -> HttpResponse:
+def _expired(night: Night, member: Client, since: str) -> Any:  # the test client's response
     live_marks.forget(night.pk)
     return member.get(since, HTTP_HX_REQUEST="true")
 
@@ -139,7 +149,7 @@ def seen_after_save(saves: int = 10) -> list[float]:
         member = Client()
         member.force_login(user)
         live = reverse("live_night", args=[club.slug, night.pk])
-        table = night.tables.order_by("number").first()
+        table = night.tables.order_by("number")[0]
         seats = [s.player for s in table.seats.select_related("player")]
         rules = night.season.rule_set.rules
         rng = random.Random(5)

@@ -201,7 +201,9 @@ def set_up(clubs: int, tables: int) -> tuple[list[Night], list[Phone]]:
         links = link_service.night_links(night, None)
         for table in night.tables.order_by("number"):
             seats = [s.player for s in table.seats.order_by("position").select_related("player")]
-            phones.append(Phone(club.slug, table, seats, links[table.pk].token))
+            link = links[table.pk]
+            assert link is not None  # just issued
+            phones.append(Phone(club.slug, table, seats, link.token))
         nights.append(night)
     return nights, phones
 

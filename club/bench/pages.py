@@ -94,6 +94,7 @@ def measure(club: Club, runs: int) -> list[Timing]:
         .values_list("player_id", flat=True)
         .first()
     )
+    assert player_id is not None  # the bench club has played hands
     player = club.players.get(pk=player_id)
     client = member_client(club)
     standings_url = reverse("standings", args=[club.slug]) + f"?season={season.pk}"
@@ -121,8 +122,8 @@ def measure(club: Club, runs: int) -> list[Timing]:
                 get(url)()
             return [q["sql"] for q in queries.captured_queries]
 
-        def replay(statements: list[str]) -> Callable[[], object]:
-            def run() -> object:
+        def replay(statements: list[str]) -> Callable[[], None]:
+            def run() -> None:
                 with connection.cursor() as cursor:
                     for sql in statements:
                         cursor.execute(sql)

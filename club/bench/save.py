@@ -19,6 +19,7 @@ import statistics
 import time
 import uuid
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Model
@@ -34,7 +35,7 @@ from club.services.hands import delete_hand, next_hand
 
 SLUG = "bench-save"
 SIZES = (10, 40)
-HTMX = {"HTTP_HX_REQUEST": "true"}
+HTMX: dict[str, Any] = {"HTTP_HX_REQUEST": "true"}
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,9 @@ def bench_save(tables: int = 30) -> list[SaveTiming]:
             for table in night.tables.order_by("number"):
                 if table.hands.count() != size:  # saved at by an earlier run: build afresh
                     continue
-                url = reverse("link_create", args=[links[table.pk].token])
+                link = links[table.pk]
+                assert link is not None  # just issued
+                url = reverse("link_create", args=[link.token])
                 client = Client()
                 client.get(url.replace("hands/", ""))  # the phone opened its page first
                 data = _form(table)
@@ -134,10 +137,10 @@ def bench_save(tables: int = 30) -> list[SaveTiming]:
                     response = client.post(url, data, **HTMX)
                     walls.append((time.perf_counter() - wall) * 1000)
                     cpus.append((time.process_time() - cpu) * 1000)
-                if response["X-Hand-Outcome"] != "saved":  # type: ignore[index]
+                if response["X-Hand-Outcome"] != "saved":
                     raise RuntimeError(f"table {table.number}: not saved: {response}")
                 queries.append(len(captured.captured_queries))
-                sizes.append(len(response.content))  # type: ignore[attr-defined]
+                sizes.append(len(response.content))
                 floors.append(_floor(table, Hand.objects.get(table=table, number=size + 1)))
             if not walls:
                 raise RuntimeError(f"every table of {night} was saved at: run seed again")

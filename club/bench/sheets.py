@@ -96,6 +96,7 @@ def paired_medians(
             (first, second)[i]()
             wall[i].append((time.perf_counter() - start) * 1000)
             cpu[i].append((time.process_time() - start_cpu) * 1000)
+    # Two medians, one per way of printing: a tuple of exactly two.
     return tuple(  # type: ignore[return-value]
         Medians(statistics.median(wall[i]), statistics.median(cpu[i])) for i in (0, 1)
     )

@@ -10,6 +10,8 @@ from club.models import Player
 
 
 class GradeSettingsForm(forms.Form):
+    fields: dict[str, Any]  # by name, each its own kind of field (choices, queryset)
+
     enabled = forms.BooleanField(
         required=False,
         label="Show grades",
@@ -49,6 +51,8 @@ class GradeSettingsForm(forms.Form):
 
 
 class HeadToHeadForm(forms.Form):
+    fields: dict[str, Any]  # by name, each its own kind of field (choices, queryset)
+
     vs = forms.TypedChoiceField(label="Against", coerce=int, empty_value=None)
 
     def __init__(self, *args: Any, players: list[Player], **kwargs: Any) -> None:

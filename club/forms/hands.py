@@ -62,7 +62,7 @@ class PlayerField(forms.ChoiceField):
             choices.insert(0, ("", empty_label))
         super().__init__(choices=choices, **kwargs)
 
-    def clean(self, value: Any) -> Player | None:  # type: ignore[override]
+    def clean(self, value: Any) -> Player | None:
         key = super().clean(value)
         return self.players.get(key) if key else None
 
@@ -77,6 +77,8 @@ class Preview:
 
 
 class HandForm(HandLayout, forms.Form):
+    fields: dict[str, Any]  # by name, each its own kind of field (choices, queryset)
+
     contract = forms.ChoiceField(
         label="Contract", error_messages={"required": "Choose the contract (or All passed)."}
     )
@@ -231,7 +233,8 @@ class HandForm(HandLayout, forms.Form):
         return any(name not in HIDDEN_FIELDS for name in self.errors)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         contract_key = data.get("contract")
         if not contract_key:
             return data

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.core.files.uploadedfile import UploadedFile
 
 from club.interchange import MAX_BYTES, MAX_MB
 
@@ -15,7 +16,7 @@ class ImportForm(forms.Form):
         widget=forms.ClearableFileInput(attrs={"accept": ".json,.csv,application/json,text/csv"}),
     )
 
-    def clean_file(self):  # type: ignore[no-untyped-def]
+    def clean_file(self) -> UploadedFile:
         upload = self.cleaned_data["file"]
         # Refused from its size alone, before it is read, let alone parsed.
         if upload.size >= MAX_BYTES:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django import forms
 
@@ -53,6 +54,8 @@ class PaymentForm(forms.Form):
 
 
 class NettingForm(forms.Form):
+    fields: dict[str, Any]  # by name, each its own kind of field (choices, queryset)
+
     first = forms.ModelChoiceField(queryset=Player.objects.none())
     second = forms.ModelChoiceField(queryset=Player.objects.none())
 
@@ -62,7 +65,8 @@ class NettingForm(forms.Form):
         self.fields["second"].queryset = club.players.all()
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("first") and data.get("first") == data.get("second"):
             raise forms.ValidationError("Choose two different players.")
         return data

@@ -11,7 +11,7 @@ import datetime as dt
 import re
 import uuid
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -60,6 +60,7 @@ def clean_new_names(value: str, may_add: bool) -> list[str]:
             f"That is {len(names)} names: add at most {MAX_NEW_PLAYERS} players at a time."
         )
     limit = Player._meta.get_field("name").max_length
+    assert limit is not None  # a CharField's
     too_long = [n for n in names if len(n) > limit]
     if too_long:
         raise forms.ValidationError(
@@ -97,6 +98,8 @@ def clean_date_and_season(form: forms.Form, club: Club, data: dict[str, Any]) ->
 
 
 class NightForm(forms.Form):
+    fields: dict[str, Any]  # by name, each its own kind of field (choices, queryset)
+
     date = forms.DateField(widget=DateInput())
     season = forms.ModelChoiceField(
         queryset=Season.objects.none(),
@@ -144,7 +147,8 @@ class NightForm(forms.Form):
         return names
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         clean_date_and_season(self, self.club, data)
         return data
 
@@ -183,7 +187,8 @@ class TableForm(forms.Form):
         return self.cleaned_data.get("players", [])
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         chosen = [(n, data.get(seat_field(n))) for n in SEATS]
         filled = [n for n, pk in chosen if pk is not None]
         data["players"] = []
@@ -246,13 +251,14 @@ class BaseTableFormSet(forms.BaseFormSet):
             prefix=self.add_prefix("__prefix__"),
             empty_permitted=True,
             use_required_attribute=False,
-            renderer=self.renderer,
+            # BaseFormSet's renderer and _should_delete_form are Django's, not in the stubs.
+            renderer=self.renderer,  # type: ignore[attr-defined]
             **self.get_form_kwargs(None),
         )
 
     def removed(self, form: forms.Form) -> bool:
         """The form's table is ticked for removal (only where the formset can delete)."""
-        return self.can_delete and self._should_delete_form(form)
+        return self.can_delete and self._should_delete_form(form)  # type: ignore[attr-defined]
 
     def table_numbers(self) -> list[int]:
         """The number of each form's table, as the page's messages name it: its place here."""
@@ -293,13 +299,17 @@ class BaseTableFormSet(forms.BaseFormSet):
         ]
 
 
-TableFormSet = forms.formset_factory(
-    TableForm,
-    formset=BaseTableFormSet,
-    extra=0,
-    max_num=MAX_TABLES,
-    validate_max=True,
-    absolute_max=MAX_TABLES,
+# Typed as their base classes, whose __init__ takes the players and the tables kept.
+TableFormSet = cast(
+    type[BaseTableFormSet],
+    forms.formset_factory(
+        TableForm,
+        formset=BaseTableFormSet,
+        extra=0,
+        max_num=MAX_TABLES,
+        validate_max=True,
+        absolute_max=MAX_TABLES,
+    ),
 )
 
 
@@ -431,13 +441,16 @@ class BaseEditTableFormSet(BaseTableFormSet):
         return kept, removed
 
 
-EditTableFormSet = forms.formset_factory(
-    EditTableForm,
-    formset=BaseEditTableFormSet,
-    extra=0,
-    max_num=MAX_TABLES,
-    validate_max=True,
-    absolute_max=MAX_TABLES,
-    can_delete=True,
-    can_delete_extra=False,
+EditTableFormSet = cast(
+    type[BaseEditTableFormSet],
+    forms.formset_factory(
+        EditTableForm,
+        formset=BaseEditTableFormSet,
+        extra=0,
+        max_num=MAX_TABLES,
+        validate_max=True,
+        absolute_max=MAX_TABLES,
+        can_delete=True,
+        can_delete_extra=False,
+    ),
 )

@@ -6,11 +6,12 @@ uniqueness checks are scoped to that club and nothing else.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
+from django.db.models import Field
 
 import scoring
 from club import zones
@@ -169,6 +170,8 @@ class DateInput(forms.DateInput):
 
 
 class SeasonForm(forms.ModelForm):
+    fields: dict[str, Any]  # by name, each its own kind of field (choices, queryset)
+
     class Meta:
         model = Season
         fields = [
@@ -227,7 +230,8 @@ class SeasonForm(forms.ModelForm):
         return best
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("start"), data.get("end")
         if start and end and end < start:
             self.add_error("end", "The season must end on or after the day it starts.")
@@ -251,20 +255,23 @@ def preset_choices() -> list[tuple[str, str]]:
 class RuleSetNameMixin:
     club: Club
     instance_pk: int | None = None
+    cleaned_data: dict[str, Any]  # the form's, which the mixin comes before
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"].strip()  # type: ignore[attr-defined]
+        name = self.cleaned_data["name"].strip()
         if not name:
             raise forms.ValidationError("A rule set needs a name.")
-        clash = RuleSet.objects.filter(club=self.club, name__iexact=name).exclude(
-            pk=self.instance_pk
-        )
+        clash = RuleSet.objects.filter(club=self.club, name__iexact=name)
+        if self.instance_pk is not None:
+            clash = clash.exclude(pk=self.instance_pk)
         if clash.exists():
             raise forms.ValidationError(f"There is already a rule set called {name}.")
         return name
 
 
 class RuleSetPresetForm(RuleSetNameMixin, forms.Form):
+    fields: dict[str, Any]  # by name, each its own kind of field (choices, queryset)
+
     preset = forms.ChoiceField(label="Start from", widget=forms.RadioSelect)
     name = forms.CharField(max_length=80, help_text="What the club calls it, e.g. House rules.")
 
@@ -461,7 +468,8 @@ class RuleSetForm(RuleSetNameMixin, forms.Form):
         return core_field if core_field in self.fields else None
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         names = [f"rotation_{i}" for i in range(len(scoring.Trump))]
@@ -521,7 +529,7 @@ class AddMemberForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.club = club
 
-    def clean_username(self) -> AbstractBaseUser:
+    def clean_username(self) -> User:
         username = self.cleaned_data["username"].strip()
         users = get_user_model().objects.filter(username__iexact=username)
         user = next((u for u in users if u.get_username() == username), None) or (
@@ -542,7 +550,7 @@ class NewUserForm(forms.Form):
     def clean_username(self) -> str:
         User = get_user_model()
         username = self.cleaned_data["username"].strip()
-        field = User._meta.get_field(User.USERNAME_FIELD)
+        field = cast("Field[Any, Any]", User._meta.get_field(User.USERNAME_FIELD))
         for validator in field.validators:
             validator(username)
         if User.objects.filter(username__iexact=username).exists():

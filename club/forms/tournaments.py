@@ -63,6 +63,8 @@ class TournamentForm(_Settings):
     """A new tournament: the settings, its date and season (whose rule set scores the hands), and
     the players entered on the day."""
 
+    fields: dict[str, Any]  # by name, each its own kind of field (choices, queryset)
+
     date = forms.DateField(widget=DateInput())
     season = forms.ModelChoiceField(
         queryset=Season.objects.none(),
@@ -120,7 +122,8 @@ class TournamentForm(_Settings):
         return clean_new_names(self.cleaned_data["new_players"], self.may_add_players)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         clean_date_and_season(self, self.club, data)
         return data
 
@@ -168,6 +171,8 @@ class SettingsForm(_Settings):
 class EntriesForm(forms.Form):
     """Players to enter: club players not entered yet, and new names."""
 
+    fields: dict[str, Any]  # by name, each its own kind of field (choices, queryset)
+
     players = PlayerChoices(label="Club players")
     new_players = forms.CharField(
         required=False,
@@ -188,7 +193,8 @@ class EntriesForm(forms.Form):
         return clean_new_names(self.cleaned_data["new_players"], self.may_add_players)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not self.errors and not data.get("players") and not data.get("new_players"):
             raise forms.ValidationError("Choose players to enter, or type new names.")
         return data

@@ -1,5 +1,5 @@
-"""The club data file, `solo-whist-club` version 2 (docs/data-file.md; version 1, which still
-reads as it always did, is shared/INTERCHANGE.md): export, import, paper sheets typed in as CSV,
+"""The club data file, `solo-whist-club` version 2 (docs/data-file.md, which also says how version 1
+still reads, as it always did: schema-v1.json): export, import, paper sheets typed in as CSV,
 and the JSON Schemas of the format.
 
 - `document`: reading a file into checked, plain data (no database), every problem with where it is;

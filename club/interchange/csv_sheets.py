@@ -179,10 +179,11 @@ def read_csv(raw: bytes | str, club: Club) -> Document:
     """The sheet as a checked document for `club`, or ImportRefused naming each row's problem."""
     check_size(len(raw))
     if isinstance(raw, bytes):
+        data = raw
         try:
-            raw = raw.decode("utf-8-sig")
+            raw = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raw = raw.decode("cp1252", errors="replace")  # a spreadsheet saved as "CSV" on Windows
+            raw = data.decode("cp1252", errors="replace")  # a spreadsheet saved as "CSV" on Windows
     try:
         rows = list(csv.reader(io.StringIO(raw)))
     except csv.Error as error:  # a cell beyond the csv module's limit, and the like
@@ -299,10 +300,10 @@ def read_csv(raw: bytes | str, club: Club) -> Document:
         if not season:
             containing = sorted(n for n, (s, e) in seasons.items() if s <= night["date"] <= e)
             if len(containing) != 1:
-                row = row_map[(night_index,)]
+                first_row = row_map[(night_index,)]
                 problems.append(
                     Problem(
-                        f"row {row}",
+                        f"row {first_row}",
                         f"no season of {club.name} runs on {night['date']}: add the season first"
                         if not containing
                         else f"{len(containing)} seasons run on {night['date']} "

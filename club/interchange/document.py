@@ -511,7 +511,7 @@ class _Reader:
             if from_preset is None:
                 self.problem(where, "give either 'preset' or 'rules'")
                 return None
-            return preset_key, from_preset
+            return str(preset_key), from_preset  # a preset key (checked above)
         if not isinstance(raw, dict):
             self.problem(where, "'rules' must be an object, as scoring.RuleSet.to_dict() writes")
             return None
@@ -541,7 +541,7 @@ class _Reader:
                     "or the rules alone",
                 )
                 return None
-            return preset_key, rules
+            return str(preset_key), rules  # a preset key (checked above)
         return "", rules
 
     def seasons(self, values: list[Any], rule_sets: set[str]) -> dict[str, SeasonData]:

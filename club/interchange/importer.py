@@ -18,7 +18,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models.expressions import DatabaseDefault
 from django.utils import timezone
@@ -212,7 +212,7 @@ def import_document(
     *,
     into: Club | None = None,
     slug: str | None = None,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     source: str = "",
     dry_run: bool = False,
     rate_grades: bool = True,
@@ -259,7 +259,7 @@ class _Writer:
         document: Document,
         into: Club | None,
         slug: str | None,
-        user: AbstractBaseUser | None,
+        user: User | None,
         source: str,
     ) -> None:
         self.doc = document
@@ -476,6 +476,7 @@ class _Writer:
         for hand in hands:
             hand.pk = ids[(hand.table_id, hand.number)]
             hand._state.adding = False
+            # Each unsaved hand carries its scoring until its lines are written.
             lines.extend(score_line_rows(hand, hand._scored))  # type: ignore[attr-defined]
             revokes.extend(revoke_rows(hand, hand._scored.entry))  # type: ignore[attr-defined]
         insert_values(ScoreLine, lines, self.now)
@@ -534,6 +535,7 @@ class _Writer:
                 updated_by=self.user,
             )
             apply_result(hand, scored)
+            # Each unsaved hand carries its scoring until its lines are written.
             hand._scored = scored  # type: ignore[attr-defined]
             hands.append(hand)
         return hands

@@ -95,7 +95,7 @@ def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
     """A download of the PDF under `filename`; never cached by shared caches, and revalidated
     (an open night's sheet changes with every hand)."""
     response = HttpResponse(pdf, content_type=PDF_MIME)
-    response["Content-Disposition"] = content_disposition_header(True, filename)
+    response["Content-Disposition"] = content_disposition_header(True, filename) or ""
     response["Content-Length"] = str(len(pdf))
     patch_cache_control(response, private=True, no_cache=True)
     return response

@@ -23,8 +23,8 @@ from club.queries import standings as sq
 from club.queries.night import NightSummary, TableSummary, night_summary, night_tables
 from club.queries.standings import Ladder
 from club.queries.table_sheet import TableSheet, table_sheets
+from club.season_chart import CHART_PLAYERS, season_chart
 from club.tables import StandingsTable, format_average, format_measure
-from club.views.standings import CHART_PLAYERS, season_chart
 
 # Blank score cards: rows to write hands in, by default and at most.
 CARD_HANDS = 24

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Max
@@ -46,12 +47,12 @@ def deleted_nights(club: Club) -> list[DeletedNight]:
     return [DeletedNight(r["night_label"], r["events"], r["last"]) for r in rows]
 
 
-def club_trail(club: Club, page: str | int | None, deleted_night: str = "") -> Page:
+def club_trail(club: Club, page: str | int | None, deleted_night: str = "") -> Page[Any]:
     """A page of the club's events (only the deleted night called `deleted_night`, if given)."""
     events = AuditEvent.objects.filter(club=club).select_related("user").order_by("-at", "-id")
     if deleted_night:
         events = events.filter(night__isnull=True, night_label=deleted_night)
-    paged = Paginator(events, PER_PAGE).get_page(page)
+    paged: Page[Any] = Paginator(events, PER_PAGE).get_page(page)
     paged.object_list = [
         ClubAuditRow(
             at=e.at,

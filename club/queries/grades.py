@@ -13,9 +13,10 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Exists, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Sum
 
 import scoring
 from club import access
@@ -51,6 +52,7 @@ def settings_for(club: Club) -> GradeSettings:
         settings.enabled = row["grading__enabled"]
         settings.min_hands = row["grading__min_hands"]
         settings.ladder_by_grade = row["grading__ladder_by_grade"]
+    # Not a column: whether a rebuild is under way, for the page.
     settings.updating = bool(row and row["updating"])  # type: ignore[attr-defined]
     return settings
 
@@ -109,7 +111,11 @@ class LadderGrade:
 
 
 def ladder_grades(
-    club: Club, player_ids: Iterable[int], nights: Sequence, until: dt.date | None, min_hands: int
+    club: Club,
+    player_ids: Iterable[int],
+    nights: Sequence[Any],
+    until: dt.date | None,
+    min_hands: int,
 ) -> dict[int, LadderGrade]:
     """Each player's grade as at the end of the range (`until`, else now) and its course over
     the `nights` drawn (NightRefs, oldest first): two queries whatever the season's length."""
@@ -132,10 +138,10 @@ def ladder_grades(
     course: dict[int, list[int]] = {pid: [] for pid in ids}
     if drawn:
         order = {night_id: i for i, night_id in enumerate(drawn)}
-        rows = GradeNight.objects.filter(player_id__in=ids, night_id__in=drawn).values_list(
+        course_rows = GradeNight.objects.filter(player_id__in=ids, night_id__in=drawn).values_list(
             "player_id", "night_id", "mu"
         )
-        for pid, _night, mu in sorted(rows, key=lambda r: order[r[1]]):
+        for pid, _night, mu in sorted(course_rows, key=lambda r: order[r[1]]):
             course[pid].append(core.grade_value(mu))
     result = {}
     for pid, rating in at_end.items():
@@ -217,13 +223,13 @@ class HeadToHead:
 def head_to_head(season: Season, player: Player, other: Player) -> HeadToHead:
     """Two aggregates over each player's own lines on the hands they both played."""
 
-    def lines(who: Player, against: Player):
+    def lines(who: Player, against: Player) -> QuerySet[ScoreLine]:
         shared = ScoreLine.objects.filter(season=season, player=against).values("hand_id")
         return ScoreLine.objects.filter(
             season=season, player=who, night__counts_in_standings=True, hand_id__in=shared
         )
 
-    def aggregate(who: Player, against: Player) -> dict:
+    def aggregate(who: Player, against: Player) -> dict[str, Any]:
         apart = Q(mate__isnull=True) | ~Q(mate=against)
         return lines(who, against).aggregate(
             n=Count("id"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -33,7 +34,7 @@ class Queue:
     oldest_seconds: int | None  # how long the oldest of them has been due
 
 
-def _timed(probe) -> Check:
+def _timed(probe: Callable[[], object]) -> Check:
     started = time.perf_counter()
     try:
         probe()

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from django.db.models import Count, Sum
 
-from club.models import Entry, Hand, ScoreLine, Seat, Tournament
+from club.models import Club, Entry, Hand, ScoreLine, Seat, Tournament
 from scoring.tournament import Method, places, table_rank_points
 
 
@@ -298,7 +298,7 @@ NOT_SEATED = "—"
 NO_HANDS_YET = "·"
 
 
-def shown_rows(board: Board, club) -> list[ShownRow]:  # club: club.models.Club
+def shown_rows(board: Board, club: Club) -> list[ShownRow]:
     """Every row's figures as text: amounts in the club's unit with a sign, points as "3.5"."""
 
     def money(amount: int) -> Figure:

@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Prefetch, Sum
+from django.db.models import Count, Prefetch, QuerySet, Sum
 
 import scoring
 from club.models import AuditEvent, Club, Night, Player, ScoreLine, Seat, Table
@@ -66,10 +66,7 @@ def night_tables(night: Night) -> list[TableSummary]:
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
         .order_by("round_number", "number")
     )
-    return [
-        TableSummary(t, [s.player for s in t.seats.all()], t.hand_count)  # type: ignore[attr-defined]
-        for t in tables
-    ]
+    return [TableSummary(t, [s.player for s in t.seats.all()], t.hand_count) for t in tables]
 
 
 def night_nets(night: Night) -> dict[int, tuple[str, int]]:
@@ -239,7 +236,7 @@ def audit_trail(night: Night, club: Club) -> list[AuditRow]:
     ]
 
 
-def club_nights(club: Club):  # -> QuerySet[Night]
+def club_nights(club: Club) -> QuerySet[Any]:  # Nights with their counts
     """The club's nights, newest first, with their table and hand counts (one query a page)."""
     return (
         Night.objects.filter(season__club=club)

@@ -5,11 +5,13 @@ Every figure is a SQL aggregate; the number of queries does not grow with the se
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, Q, Sum, Window
+from django.db.models import Count, F, Q, QuerySet, Sum, Window
 
 import scoring
 from club.models import NightTotal, Player, ScoreLine, Season
@@ -82,7 +84,7 @@ class Partnership:
         return Fraction(self.net, self.hands) if self.hands else Fraction(0)
 
 
-def _totals(season: Season, player: Player):
+def _totals(season: Season, player: Player) -> QuerySet[NightTotal]:
     """The player's night totals on the nights that count (not a tournament run apart)."""
     return NightTotal.objects.filter(season=season, player=player, night__counts_in_standings=True)
 
@@ -106,11 +108,13 @@ def summary(season: Season, player: Player) -> Summary:
     )
 
 
-def _night_results(qs) -> list[NightResult]:
+def _night_results(qs: Iterable[Any]) -> list[NightResult]:  # rows of NightResult's fields
     return [NightResult(**row) for row in qs]
 
 
-def night_history(season: Season, player: Player, page: int | str | None = 1) -> Page:
+def night_history(
+    season: Season, player: Player, page: int | str | None = 1
+) -> Page[Any]:  # of NightResult
     """The player's nights, latest first, each with its running total to that night (a window
     sum over the player's nights in date order); paginated (one count and one page query)."""
     in_order = [F("night__date").asc(), F("night_id").asc()]
@@ -137,7 +141,7 @@ def night_history(season: Season, player: Player, page: int | str | None = 1) ->
         )
     )
     paginator = Paginator(qs, NIGHTS_PER_PAGE)
-    result = paginator.get_page(page)
+    result: Page[Any] = paginator.get_page(page)
     result.object_list = _night_results(result.object_list)
     return result
 

@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.db.models.functions import TruncMonth, TruncQuarter, TruncYear
@@ -47,6 +47,10 @@ class Row:
     average: Fraction  # per hand played, of net (or points on a points ladder)
     qualified: bool
     position: int = 0  # 1-based order in the ladder, qualified players first
+    # Set by the grades' column of the standings page (club/views/grades.py) when it is shown.
+    grade: str = ""
+    grade_text: str = ""
+    grade_key: tuple[int, float] = (0, 0)
     rank: int | None = None  # competition rank among the qualified (1, 2, 2, 4)
     previous_rank: int | None = None  # the same, before the last night
     last_night: int | None = None  # net (or points) won on the last night; None if absent
@@ -132,8 +136,8 @@ def pick_season(
 
 
 def _in_range(
-    qs: QuerySet, date_from: dt.date | None, date_to: dt.date | None, prefix: str = "night__"
-) -> QuerySet:
+    qs: QuerySet[Any], date_from: dt.date | None, date_to: dt.date | None, prefix: str = "night__"
+) -> QuerySet[Any]:
     """The nights (or their totals) in the date range that count in the standings (a tournament
     can be run apart from them: Night.counts_in_standings)."""
     qs = qs.filter(**{f"{prefix}counts_in_standings": True})
@@ -159,12 +163,12 @@ def player_totals(
     date_from: dt.date | None = None,
     date_to: dt.date | None = None,
     last_night_id: int = 0,
-) -> QuerySet:
+) -> QuerySet[Any]:
     """The standings' aggregate: per player, the sums of their night totals in the range, and
     what the last night added (one GROUP BY over the night totals; the names are read apart, as
     grouping by them too keeps PostgreSQL from a parallel aggregate)."""
     on_last = Q(night_id=last_night_id)
-    return (
+    totals: QuerySet[Any] = (
         _in_range(NightTotal.objects.filter(season=season), date_from, date_to)
         .values("player_id")
         .annotate(
@@ -181,6 +185,7 @@ def player_totals(
         )
         .order_by()
     )
+    return totals
 
 
 def ladder(
@@ -210,7 +215,7 @@ def ladder(
         for player_id, night_id, net, points in per_night_rows:
             per_night[player_id].append((night_id, net, points))
 
-    now: list[tuple[Totals, dict]] = []
+    now: list[tuple[Totals, dict[str, Any]]] = []
     before: list[Totals] = []
     for t in totals:
         counted_net, counted_points = t["n_net"], t["n_points"]
@@ -249,7 +254,7 @@ def ladder(
 def _rank_rows(
     season: Season,
     method: Method,
-    now: list[tuple[Totals, dict]],
+    now: list[tuple[Totals, dict[str, Any]]],
     before: list[Totals],
     played_last: bool,
 ) -> list[Row]:
@@ -362,7 +367,7 @@ def trends(
     else:
         shown = list(nights)
     if unit == "night":
-        keys: list = [n.id for n in shown]
+        keys: list[Any] = [n.id for n in shown]
         labels = [_label(n.date, unit) for n in shown]
     else:
         starts = sorted({_period_start(n.date, unit) for n in shown})

@@ -174,10 +174,10 @@ def table_sheets(tables: Sequence[Table]) -> dict[int, TableSheet]:
     for hand in hands.order_by("table_id", "number"):
         hands_by_table[hand.table_id].append(hand)
     lines: dict[int, dict[int, int]] = {}
-    for hand_id, player_id, amount in ScoreLine.objects.filter(
+    for hand_id, player_id, line_amount in ScoreLine.objects.filter(
         hand__table__in=[t.pk for t in tables]
     ).values_list("hand_id", "player_id", "amount"):
-        lines.setdefault(hand_id, {})[player_id] = amount
+        lines.setdefault(hand_id, {})[player_id] = line_amount
     sums: dict[tuple[int, int], int] = {
         (table_id, player_id): total
         for table_id, player_id, total in ScoreLine.objects.filter(

@@ -124,9 +124,9 @@ def door_club(slug: str, token: str) -> Club | None:
         data = signing.loads(token, salt=DOOR_SALT)
     except signing.BadSignature:
         return None
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) or not isinstance(data.get("club"), int):
         return None
-    club = Club.objects.filter(slug=slug, pk=data.get("club")).first()
+    club = Club.objects.filter(slug=slug, pk=data["club"]).first()
     if club is None or not club.door_check_in or not club.door_salt:
         return None
     if not secrets.compare_digest(str(data.get("salt")), club.door_salt):

@@ -7,6 +7,7 @@ its transaction has committed."""
 from __future__ import annotations
 
 from django.db import connection
+from django.db.models import Model
 
 from club.models import (
     AuditEvent,
@@ -23,7 +24,7 @@ from club.models import (
 BULK_LOADED = (Player, Season, Night, Table, Seat, Hand, ScoreLine, NightTotal, AuditEvent)
 
 
-def analyze(models: tuple[type, ...] = BULK_LOADED) -> list[str]:
+def analyze(models: tuple[type[Model], ...] = BULK_LOADED) -> list[str]:
     """ANALYZE the models' tables on PostgreSQL; the tables analysed (none on other databases,
     whose planners here need no help)."""
     if connection.vendor != "postgresql":

@@ -203,6 +203,7 @@ def _seed_night(
     Hand.objects.bulk_create(hands, batch_size=2000)
     revokes = []
     for hand in hands:
+        # Each unsaved hand carries its scoring until its lines are written.
         lines.extend(score_lines_for(hand, hand._scored))  # type: ignore[attr-defined]
         revokes.extend(revoke_rows(hand, hand._scored.entry))  # type: ignore[attr-defined]
     ScoreLine.objects.bulk_create(lines, batch_size=5000)
@@ -230,6 +231,7 @@ def _play_table(
         scored = score_entry(table, entry, rules, seats=seated)
         hand = Hand(table=table, number=number, rule_set=season.rule_set)
         apply_result(hand, scored)
+        # Each unsaved hand carries its scoring until its lines are written.
         hand._scored = scored  # type: ignore[attr-defined]
         yield hand
 

@@ -16,9 +16,10 @@ import unicodedata
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 
 import scoring
-from club.models import Club, Debt, Delivery, Night, Player, Publication, Season, Tournament
+from club.models import Club, Delivery, Night, Player, Publication, Season, Table, Tournament
 from club.services import ledger, results_mail, table_cards
 from club.services import tournaments as tournament_service
 from club.services.demo import random_entry
@@ -67,7 +68,7 @@ def link_viewer(club: Club) -> None:
 
 
 def finished_tournament(
-    club: Club, season: Season, date: dt.date, director, rng: random.Random
+    club: Club, season: Season, date: dt.date, director: User | None, rng: random.Random
 ) -> Tournament:
     """A tournament of three rounds, every hand entered and every round closed by its director,
     so it is finished (and its night closed) with a final leaderboard."""
@@ -95,7 +96,7 @@ def finished_tournament(
     return tournament
 
 
-def _entry(rng: random.Random, table, rules: scoring.RuleSet) -> HandEntry:
+def _entry(rng: random.Random, table: Table, rules: scoring.RuleSet) -> HandEntry:
     coming = next_hand(table)
     seated = list(table.seats.order_by("position").select_related("player"))
     playing = [s.player for s in seated if s.player != coming["sitting_out"]]
@@ -105,7 +106,7 @@ def _entry(rng: random.Random, table, rules: scoring.RuleSet) -> HandEntry:
     return entry
 
 
-def publish_and_send(night: Night, user) -> int:
+def publish_and_send(night: Night, user: User | None) -> int:
     """Publish the closed night and send its results emails now (whatever the task queue), so
     the demo's outbox is full on its first start. Returns the emails sent."""
     publish(night, user)
@@ -114,10 +115,10 @@ def publish_and_send(night: Night, user) -> int:
     return Delivery.objects.filter(publication__night=night, status=Delivery.Status.SENT).count()
 
 
-def pay_some(club: Club, night: Night, user) -> tuple[int, int, int]:
+def pay_some(club: Club, night: Night, user: User | None) -> tuple[int, int, int]:
     """The night's money owed: the first debt paid in full, the second in part, the rest still
     owed (as on any Thursday). Returns (debts, paid in full, paid in part)."""
-    debts: list[Debt] = ledger.night_debts(night)
+    debts = ledger.night_debts(night)
     full = part = 0
     for number, debt in enumerate(debts):
         if number == 0:

@@ -11,7 +11,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core import signing
 from django.db import transaction
 from django.db.models import Count, Max
@@ -199,7 +199,7 @@ def proposal_players(club: Club, proposal: Proposal) -> list[list[Player]]:
 
 
 def confirm_draw(
-    club: Club, date: dt.date, proposal: Proposal, user: AbstractBaseUser | None = None
+    club: Club, date: dt.date, proposal: Proposal, user: User | None = None
 ) -> tuple[Night, bool]:
     """Create the night of the proposal's date (or add to the open night of that date, whose
     tables may have sat down from their cards) with its tables, seats (the first player deals
@@ -302,7 +302,7 @@ def tables_of_four(night: Night) -> list[tuple[Table, int]]:
 
 
 def seat_late_arrival(
-    night: Night, player: Player, table: Table | None = None, user: AbstractBaseUser | None = None
+    night: Night, player: Player, table: Table | None = None, user: User | None = None
 ) -> Table:
     """Seat a late arrival at a table of 4, which becomes a table of 5: the chosen table, or
     the one that has played fewest hands (the lowest number among equals). They take the last
@@ -338,7 +338,7 @@ def seat_late_arrival(
 
 
 def seat_late_newcomer(
-    night: Night, name: str, table: Table | None = None, user: AbstractBaseUser | None = None
+    night: Night, name: str, table: Table | None = None, user: User | None = None
 ) -> tuple[Player, Table]:
     """A late arrival typed by name (club.services.arrivals.arrive_by_name: the club's player of
     that name, or a new one), ticked in and seated as `seat_late_arrival` seats them, all or
@@ -348,9 +348,7 @@ def seat_late_newcomer(
         return player, seat_late_arrival(night, player, table, user)
 
 
-def seat_late_table(
-    night: Night, players: Sequence[Player], user: AbstractBaseUser | None = None
-) -> Table:
+def seat_late_table(night: Night, players: Sequence[Player], user: User | None = None) -> Table:
     """A new table of three late arrivals (seats shuffled, the first deals first), with its link."""
     players = list(players)
     if len(players) != 3 or len({p.pk for p in players}) != 3:
@@ -360,6 +358,6 @@ def seat_late_table(
         locked = _open(night)
         _refuse_seated(locked, players)
         edit_tables(locked, [(None, players, 0)], user=user)
-        table = Table.objects.filter(night=locked).order_by("-number").first()
+        table = Table.objects.filter(night=locked).order_by("-number")[0]  # the one just made
         night_links(locked, user)
     return table

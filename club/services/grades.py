@@ -32,9 +32,11 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, cast
 
+from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import Field, Model, OuterRef, Q, Subquery
 from django_tasks import task
 
 from club.models import (
@@ -176,19 +178,24 @@ def _ratings_before(
     return ratings
 
 
-def _write(model: type, fields: list[str], rows: list[tuple]) -> None:
+def _columns(model: type[Model], fields: list[str]) -> list[str]:
+    """The database columns of these fields (plain columns all: no relation's reverse side)."""
+    return [cast("Field[Any, Any]", model._meta.get_field(f)).column for f in fields]
+
+
+def _write(model: type[Model], fields: list[str], rows: list[tuple[Any, ...]]) -> None:
     """Insert derived rows (tuples in the order of `fields`): COPY on PostgreSQL for many rows (a
     rebuild writes a million), bulk_create otherwise."""
     if not rows:
         return
-    columns = [model._meta.get_field(f).column for f in fields]
+    columns = _columns(model, fields)
     if connection.vendor == "postgresql" and len(rows) >= COPY_FROM:
         sql = f"COPY {model._meta.db_table} ({', '.join(columns)}) FROM STDIN"
         with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
             for row in rows:
                 copy.write_row(row)
         return
-    model.objects.bulk_create(
+    model._default_manager.bulk_create(
         [model(**dict(zip(columns, row, strict=True))) for row in rows], batch_size=2000
     )
 
@@ -240,8 +247,8 @@ def recompute_from(
         before = _ratings_before(club_id, key, touched, moved)
         lap("read")
         ratings = {str(p): r for p, r in before.items()}
-        lines: list[tuple] = []
-        night_after: dict[tuple[int, int], tuple] = {}
+        lines: list[tuple[Any, ...]] = []
+        night_after: dict[tuple[int, int], tuple[Any, ...]] = {}
         for h in hands:
             after = core.rate_hand(ratings, h.hand)
             ratings.update(after)
@@ -319,7 +326,7 @@ def _rate_last(club_id: int, hand: Hand) -> int:
             (GradeNight, NIGHT_FIELDS, nights, "player_id, night_id"),
             (Grade, GRADE_FIELDS, grades, "player_id"),
         ):
-            columns = [model._meta.get_field(f).column for f in fields]
+            columns = _columns(model, fields)
             one = "(" + ", ".join(["%s"] * len(columns)) + ")"
             cursor.execute(
                 f"INSERT INTO {model._meta.db_table} ({', '.join(columns)}) VALUES "
@@ -357,7 +364,7 @@ def _rated_from(club_id: int, key: str) -> bool:
 
 
 def _refresh_nights(
-    club_id: int, key: str, touched: set[int], night_after: dict[tuple[int, int], tuple]
+    club_id: int, key: str, touched: set[int], night_after: dict[tuple[int, int], tuple[Any, ...]]
 ) -> None:
     """The touched players' night ratings from the night of `key` on: that night's from its lines
     before `key` and the new ones, the later nights' from the new lines alone."""
@@ -498,7 +505,7 @@ def rebuild_all(clubs: Iterable[Club]) -> dict[str, int]:
 
 def update_settings(
     club: Club,
-    user,
+    user: User | None,
     *,
     enabled: bool,
     min_hands: int,

@@ -7,9 +7,9 @@ import hashlib
 import json
 import uuid
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, overload
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 
@@ -118,7 +118,7 @@ class HandEntry:
     def all_revokes(self) -> tuple[Player, ...]:
         return (self.revoke_by,) if self.revoke_by is not None else tuple(self.revokes)
 
-    def core_hand(self, players: tuple[str | None, ...]) -> scoring.Hand:
+    def core_hand(self, players: tuple[str, ...]) -> scoring.Hand:
         """The hand as the scoring core reads it, with players named by key."""
         return scoring.Hand(
             players=players,
@@ -202,6 +202,10 @@ class ScoredHand:
         return self.result.amounts.get(_key(player), 0)
 
 
+@overload
+def _key(player: Player) -> str: ...
+@overload
+def _key(player: Player | None) -> str | None: ...
 def _key(player: Player | None) -> str | None:
     return None if player is None else str(player.pk)
 
@@ -366,7 +370,7 @@ def _locked_hand(hand: Hand, night: Night, doing: str) -> Hand:
     return current
 
 
-def _check_open(night: Night, user: AbstractBaseUser | None = None) -> None:
+def _check_open(night: Night, user: User | None = None) -> None:
     # A secretary may still correct a closed night inside its correction window.
     if night.is_closed and not publish.may_correct(night, user):
         raise HandConflict("This night is closed. A secretary must reopen it before any change.")
@@ -391,6 +395,7 @@ def apply_result(hand: Hand, scored: ScoredHand) -> None:
     hand.made = result.made if result.kind is scoring.Outcome.PLAYED else None
     hand.over_tricks = result.over_tricks
     hand.under_tricks = result.under_tricks
+    # The hand carries its revokers to the sheet, which reads them without a query.
     hand._revoke_players = entry.all_revokes  # type: ignore[attr-defined]
     hand.wrong_cards = [p.pk for p in entry.wrong_cards]
     hand._wrong_card_players = entry.wrong_cards  # type: ignore[attr-defined]
@@ -413,10 +418,11 @@ def _ladder_amounts(scored: ScoredHand, season: Season) -> dict[str, int]:
     """The same hand scored under the season's ladder rule set (e.g. winner-only points, while
     the night settles money under the season's stakes); the hand's own amounts when the season
     has no ladder rule set."""
-    if season.standings_rule_set_id is None:
+    ladder = season.standings_rule_set  # no query when the season has none
+    if ladder is None:
         return scored.result.amounts
     hand = scored.entry.core_hand(tuple(_key(p) for p in scored.players))
-    return ladder_amounts(season.standings_rule_set.rules, hand)
+    return ladder_amounts(ladder.rules, hand)
 
 
 def score_lines_for(hand: Hand, scored: ScoredHand) -> list[ScoreLine]:
@@ -473,7 +479,7 @@ def _subject(hand: Hand) -> str:
 
 def _audit(
     hand: Hand,
-    user: AbstractBaseUser | None,
+    user: User | None,
     action: str,
     before: Any,
     after: Any,
@@ -532,7 +538,7 @@ def _awaits_confirmation(night: Night, via: LinkSource | None) -> bool:
 def record_hand(
     table: Table,
     entry: HandEntry,
-    user: AbstractBaseUser | None,
+    user: User | None,
     expected_number: int | None = None,
     client_id: uuid.UUID | None = None,
     *,
@@ -546,7 +552,7 @@ def record_hand(
 def save_hand(
     table: Table,
     entry: HandEntry,
-    user: AbstractBaseUser | None,
+    user: User | None,
     expected_number: int | None = None,
     client_id: uuid.UUID | None = None,
     *,
@@ -643,7 +649,7 @@ def _lost_race(table: Table, entry: HandEntry, client_id: uuid.UUID | None) -> H
 def update_hand(
     hand: Hand,
     entry: HandEntry,
-    user: AbstractBaseUser | None,
+    user: User | None,
     version: int,
     *,
     via: LinkSource | None = None,
@@ -670,6 +676,7 @@ def update_hand(
         current.version = F("version") + 1
         current.save()
         current.refresh_from_db()
+        # The hand carries its revokers to the sheet, which reads them without a query.
         current._revoke_players = entry.all_revokes  # type: ignore[attr-defined]
         write_revokes(current, entry, replace=True)
         current.score_lines.all().delete()
@@ -682,7 +689,7 @@ def update_hand(
 
 def delete_hand(
     hand: Hand,
-    user: AbstractBaseUser | None,
+    user: User | None,
     version: int | None = None,
     *,
     via: LinkSource | None = None,
@@ -713,7 +720,7 @@ def delete_hand(
         publish.after_correction(night, user)
 
 
-def close_night(night: Night, user: AbstractBaseUser) -> None:
+def close_night(night: Night, user: User | None) -> None:
     from django.utils import timezone
 
     with transaction.atomic():
@@ -746,7 +753,7 @@ def close_night(night: Night, user: AbstractBaseUser) -> None:
         publish.on_close(locked, user)
 
 
-def reopen_night(night: Night, user: AbstractBaseUser) -> None:
+def reopen_night(night: Night, user: User) -> None:
     with transaction.atomic():
         locked = _lock_night(night.pk)
         if not locked.is_closed:

@@ -6,7 +6,7 @@ secretary invites, the account accepts after logging in. Every step is audited i
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -17,11 +17,11 @@ class InvitationError(Exception):
     """The invitation cannot be made or answered; the message says why."""
 
 
-def _audit(club: Club, user: AbstractBaseUser | None, subject: str, action: str) -> None:
+def _audit(club: Club, user: User | None, subject: str, action: str) -> None:
     AuditEvent.objects.create(club=club, user=user, action=action, subject=subject)
 
 
-def invite(club: Club, user: AbstractBaseUser, role: str, by: AbstractBaseUser) -> Invitation:
+def invite(club: Club, user: User, role: str, by: User) -> Invitation:
     name = user.get_username()
     if Membership.objects.filter(club=club, user=user).exists():
         raise InvitationError(f"{name} is already a member of the club.")
@@ -36,7 +36,8 @@ def invite(club: Club, user: AbstractBaseUser, role: str, by: AbstractBaseUser) 
     return invitation
 
 
-def open_invitations(user: AbstractBaseUser) -> list[Invitation]:
+def open_invitations(user: User | AnonymousUser) -> list[Invitation]:
+    """What this person is invited to and has not answered (nothing for an anonymous visitor)."""
     if not user.is_authenticated:
         return []
     return list(
@@ -55,7 +56,7 @@ def _close(invitation: Invitation, field: str, **also: object) -> bool:
     )
 
 
-def accept(invitation: Invitation, user: AbstractBaseUser) -> Membership:
+def accept(invitation: Invitation, user: User) -> Membership:
     if invitation.user_id != user.pk:
         raise InvitationError("This invitation is for another account.")
     with transaction.atomic():
@@ -68,7 +69,7 @@ def accept(invitation: Invitation, user: AbstractBaseUser) -> Membership:
     return membership
 
 
-def decline(invitation: Invitation, user: AbstractBaseUser) -> None:
+def decline(invitation: Invitation, user: User) -> None:
     if invitation.user_id != user.pk:
         raise InvitationError("This invitation is for another account.")
     with transaction.atomic():
@@ -78,7 +79,7 @@ def decline(invitation: Invitation, user: AbstractBaseUser) -> None:
             )
 
 
-def withdraw(invitation: Invitation, by: AbstractBaseUser) -> None:
+def withdraw(invitation: Invitation, by: User) -> None:
     with transaction.atomic():
         if _close(invitation, "withdrawn_at"):
             name = invitation.user.get_username()

@@ -42,8 +42,8 @@ def rescore_ladder(season: Season) -> int:
     changed = 0
     with transaction.atomic():
         if ladder is None:
-            lines = ScoreLine.objects.filter(season=season).exclude(points=F("amount"))
-            return lines.update(points=F("amount"))
+            stale = ScoreLine.objects.filter(season=season).exclude(points=F("amount"))
+            return stale.update(points=F("amount"))
         rules = ladder.rules
         hands = (
             Hand.objects.filter(score_lines__season=season)

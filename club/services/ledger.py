@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
@@ -52,14 +53,30 @@ def _settled_subquery(kinds: tuple[str, ...] | None = None) -> Subquery:
     )
 
 
-def with_outstanding(debts: QuerySet[Debt]) -> QuerySet[Debt]:
+class Outstanding(TypedDict):
+    """What with_outstanding adds to each debt."""
+
+    settled: int
+    outstanding: int
+
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+    # A debt read with what is still owed on it (see with_outstanding).
+    OwedDebt = WithAnnotations[Debt, Outstanding]
+else:
+    OwedDebt = Debt
+
+
+def with_outstanding(debts: QuerySet[Debt]) -> QuerySet[OwedDebt]:
     """Annotate each debt with `settled` and `outstanding` (amount less every settlement)."""
     return debts.annotate(settled=Coalesce(_settled_subquery(), Value(0))).annotate(
         outstanding=F("amount") - F("settled")
     )
 
 
-def open_debts_query(club: Club, player: Player | None = None) -> QuerySet[Debt]:
+def open_debts_query(club: Club, player: Player | None = None) -> QuerySet[OwedDebt]:
     """Debts with something still owed, oldest night first."""
     debts = Debt.objects.filter(club=club)
     if player is not None:
@@ -72,12 +89,12 @@ def open_debts_query(club: Club, player: Player | None = None) -> QuerySet[Debt]
     )
 
 
-def open_debts(club: Club, player: Player | None = None) -> list[Debt]:
+def open_debts(club: Club, player: Player | None = None) -> list[OwedDebt]:
     """Debts with something still owed, oldest night first: one query."""
     return list(open_debts_query(club, player))
 
 
-def night_debts(night: Night) -> list[Debt]:
+def night_debts(night: Night) -> list[OwedDebt]:
     """The night's debts (open or not) with what is outstanding on each: one query."""
     return list(
         with_outstanding(Debt.objects.filter(night=night))
@@ -127,11 +144,11 @@ def _lock(debt_ids: list[int]) -> None:
 def _audit(
     club: Club,
     night: Night | None,
-    user: AbstractBaseUser | None,
+    user: User | None,
     subject: str,
-    after,
+    after: Any,
     link: TableLink | None = None,
-):
+) -> None:
     AuditEvent.objects.create(
         club=club,
         night=night,
@@ -151,7 +168,7 @@ def _night_nets(night: Night) -> dict[int, int]:
     return {row["player"]: row["net"] for row in rows.order_by()}
 
 
-def sync_night(night: Night, user: AbstractBaseUser | None = None) -> bool:
+def sync_night(night: Night, user: User | None = None) -> bool:
     """Make the night's debts match its settle-up; True when they changed.
 
     Called (inside the caller's transaction, with the night row locked) when a night is closed,
@@ -209,7 +226,7 @@ class Paid:
 def mark_paid(
     debt: Debt,
     amount: int | None,
-    user: AbstractBaseUser | None,
+    user: User | None,
     *,
     club: Club,
     note: str = "",
@@ -267,7 +284,7 @@ def mark_paid(
     return Paid(locked, paying, owed - paying)
 
 
-def undo_payment(settlement: Settlement, user: AbstractBaseUser | None, *, club: Club) -> bool:
+def undo_payment(settlement: Settlement, user: User | None, *, club: Club) -> bool:
     """A secretary takes back a payment (one marked through a link by the wrong person, say): it
     stays on record, marked undone, and the debt is owed again. False if it was undone already."""
     with transaction.atomic():
@@ -313,7 +330,7 @@ class Netted:
     left: int  # the one payment left between them
 
 
-def net_pair(club: Club, first: Player, second: Player, user: AbstractBaseUser | None) -> Netted:
+def net_pair(club: Club, first: Player, second: Player, user: User | None) -> Netted:
     """Set off what two players owe each other across nights, as one recorded action.
 
     Ann owes Bob 40 from last week and Bob owes Ann 25 tonight: 25 is netted off both sides

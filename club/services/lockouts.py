@@ -11,7 +11,7 @@ from axes.helpers import get_failure_limit
 from axes.models import AccessAttempt
 from axes.utils import reset
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max, Q, Sum
 from django.utils import timezone
@@ -62,7 +62,7 @@ def shared_accounts(club: Club) -> set[int]:
     return set(staff.values_list("user_id", flat=True))
 
 
-def unlock_member(member: Membership, by: AbstractBaseUser) -> bool:
+def unlock_member(member: Membership, by: User) -> bool:
     """Forget the member's failed log-ins (so the lock on their name, and the part of an
     address's count that was theirs, goes); False when they were not locked out. Refused for an
     account that belongs to other clubs or to the site's staff: the site's operator unlocks those

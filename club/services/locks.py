@@ -22,6 +22,7 @@ On SQLite `select_for_update` does nothing: the database lets one writer in at a
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from django.db import connection
 from django.db.models import F, QuerySet
@@ -132,7 +133,7 @@ def lock_club(club_id: int) -> Club:
     return Club.objects.select_for_update(no_key=True).get(pk=club_id)
 
 
-def _sqlite_write_lock(rows: QuerySet, field: str) -> None:
+def _sqlite_write_lock(rows: QuerySet[Any], field: str) -> None:
     """SQLite has no row locks: take its one write lock now, with an update that changes nothing,
     as the transaction's first statement, so that a second writer queues here (the busy timeout)
     instead of failing with "database is locked" when it first writes after reading."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.db.transaction import on_commit
 from django.utils import timezone
@@ -41,22 +41,24 @@ def _lock(night_id: int) -> Night:
     )
 
 
-def on_close(night: Night, user: AbstractBaseUser | None) -> None:
+def on_close(night: Night, user: User | None) -> None:
     """Called by close_night inside its transaction, with `night` the locked, just-closed row:
     start the correction window (or publish at once when the club's window is 0)."""
     club = night.season.club
-    night.publish_after = night.closed_at + dt.timedelta(minutes=club.correction_minutes)
+    assert night.closed_at is not None  # close_night has just set it
+    when = night.closed_at + dt.timedelta(minutes=club.correction_minutes)
+    night.publish_after = when
     night.published_at = None
     night.save(update_fields=["publish_after", "published_at"])
     ledger.sync_night(night, user)
     if club.correction_minutes == 0:
         _publish_locked(night, user)
     else:
-        night_id, when = night.pk, night.publish_after
+        night_id = night.pk
         on_commit(lambda: schedule(night_id, when))
 
 
-def on_reopen(night: Night, user: AbstractBaseUser | None) -> None:
+def on_reopen(night: Night, user: User | None) -> None:
     """Called by reopen_night inside its transaction: the night is neither provisional nor
     published any more. Its debts stay (payments made stand); the next close settles the rest,
     and the next publication emails everyone the corrected figures."""
@@ -65,7 +67,7 @@ def on_reopen(night: Night, user: AbstractBaseUser | None) -> None:
     night.save(update_fields=["publish_after", "published_at"])
 
 
-def may_correct(night: Night, user: AbstractBaseUser | AnonymousUser | None) -> bool:
+def may_correct(night: Night, user: User | AnonymousUser | None) -> bool:
     """A secretary may still enter, correct or delete hands of a closed night while it is
     provisional (inside the correction window). Reads the night row afresh, locked, so a
     correction racing the publication either lands before it or is refused."""
@@ -79,7 +81,7 @@ def may_correct(night: Night, user: AbstractBaseUser | AnonymousUser | None) -> 
     ).exists()
 
 
-def after_correction(night: Night, user: AbstractBaseUser | None) -> None:
+def after_correction(night: Night, user: User | None) -> None:
     """A hand changed in the correction window: the night's debts follow the new settle-up."""
     if night.is_closed:
         ledger.sync_night(night, user)
@@ -98,7 +100,7 @@ def schedule(night_id: int, when: dt.datetime) -> None:
 
 def publish(
     night: Night,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     *,
     only_if_due: bool = False,
     now: dt.datetime | None = None,
@@ -121,7 +123,7 @@ def publish(
         return _publish_locked(locked, user)
 
 
-def _publish_locked(night: Night, user: AbstractBaseUser | None) -> Publication | None:
+def _publish_locked(night: Night, user: User | None) -> Publication | None:
     club = night.season.club
     ledger.sync_night(night, user)
     now = timezone.now()

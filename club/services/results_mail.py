@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import smtplib
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 from django.core import signing
@@ -112,7 +113,7 @@ def night_results(night: Night) -> NightResults:
     club = night.season.club
     summary = night_summary(night)
     hands = dict(NightTotal.objects.filter(night=night).values_list("player", "hands").order_by())
-    by_table: dict[int | None, list] = {}
+    by_table: dict[int | None, list[Any]] = {}
     for net in summary.nets:
         by_table.setdefault(net.table, []).append(net)
     table_place: dict[int, int] = {}
@@ -281,7 +282,7 @@ def send_publication(publication_id: int, now: dt.datetime | None = None) -> Sen
         .order_by("id")
     )
     claimed = _claim(due)
-    outcomes: dict[int, dict] = {}
+    outcomes: dict[int, dict[str, Any]] = {}
     sent: list[int] = []
     results = None
     for delivery in claimed:
@@ -330,7 +331,7 @@ def send_publication(publication_id: int, now: dt.datetime | None = None) -> Sen
     return report
 
 
-def _failed(error: str) -> dict:
+def _failed(error: str) -> dict[str, Any]:
     return {"status": Delivery.Status.FAILED, "error": error[:300]}
 
 

@@ -22,7 +22,9 @@ def past_the_round(tournament: Tournament | None, number: int) -> bool:
 
 def refusal(tournament: Tournament | None, number: int) -> str:
     """Why hand `number` cannot be saved at a table of this tournament ("" when it can)."""
-    if not past_the_round(tournament, number) or tournament.extra_hands_allowed:
+    if tournament is None or not past_the_round(tournament, number):
+        return ""
+    if tournament.extra_hands_allowed:
         return ""
     n = tournament.hands_per_round
     return (

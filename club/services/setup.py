@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Prefetch, Q, Sum
 from django.template.defaultfilters import pluralize
@@ -77,7 +77,7 @@ def copy_rule_set(rule_set: RuleSet, name: str | None = None) -> RuleSet:
 
 
 def update_rule_set(
-    rule_set: RuleSet, name: str, rules: scoring.RuleSet, user: AbstractBaseUser | None = None
+    rule_set: RuleSet, name: str, rules: scoring.RuleSet, user: User | None = None
 ) -> RuleSet:
     """Change an unused rule set's name and stakes. Its row is locked first: a hand being scored
     under it holds the same lock (club.services.locks), so either the change is saved before the
@@ -128,6 +128,7 @@ def add_players(club: Club, names: Iterable[str]) -> list[Player]:
     # Refused, not cut: a name cut short is another person's name, and PostgreSQL refuses the
     # whole one (SQLite would keep it whole, past the column's size).
     limit = Player._meta.get_field("name").max_length
+    assert limit is not None  # a CharField's
     too_long = next((n for n in names if len(n) > limit), None)
     if too_long is not None:
         raise SetupError(
@@ -160,6 +161,7 @@ def distinct_title(club: Club, date: dt.date, title: str = "") -> str:
     if wanted not in taken:
         return title.strip()
     limit = Night._meta.get_field("title").max_length
+    assert limit is not None  # a CharField's
     n = 2
     while (candidate := f"{wanted[: limit - len(f' ({n})')]} ({n})") in taken:
         n += 1
@@ -191,7 +193,7 @@ def create_night(
     date: dt.date,
     tables: Sequence[tuple[Sequence[Player], int]],
     title: str = "",
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     form_token: uuid.UUID | None = None,
 ) -> Night:
     """A night with its tables: each a list of players in seat order and the first dealer's seat
@@ -224,7 +226,7 @@ def create_night_once(
     *,
     form_token: uuid.UUID,
     title: str = "",
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> tuple[Night, bool]:
     """Create the night of a form once: (night, True) the first time; (the night that form already
     made, False) when the same form comes again (a double-click, a POST resent), even at the
@@ -268,7 +270,7 @@ def edit_tables(
     night: Night,
     tables: Sequence[tuple[Table | None, Sequence[Player], int]],
     remove: Iterable[Table] = (),
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> bool:
     """Fix the tables of an open night that have no hands yet, in one transaction.
 
@@ -376,9 +378,7 @@ def edit_tables(
     return True
 
 
-def audit_tables(
-    night: Night, user: AbstractBaseUser, before: dict[str, str], after: dict[str, str]
-) -> None:
+def audit_tables(night: Night, user: User, before: dict[str, str], after: dict[str, str]) -> None:
     """The audit trail's line for a change of the night's tables: each table's seats before and
     after, by table."""
     AuditEvent.objects.create(
@@ -409,7 +409,7 @@ def night_contents(night: Night) -> NightContents:
     )
 
 
-def delete_night(night: Night, user: AbstractBaseUser | None = None) -> NightContents:
+def delete_night(night: Night, user: User | None = None) -> NightContents:
     """Delete an open night with its tables, seats, hands and score lines, in one transaction (the
     database triggers take its night totals away with the score lines). A closed night must be
     reopened first. The audit event (delete, kept with no night so that it outlives it) records
@@ -470,13 +470,11 @@ def _secretaries(club: Club) -> int:
     return len(Membership.objects.select_for_update().filter(club=club, role=Role.SECRETARY))
 
 
-def add_member(club: Club, user: AbstractBaseUser, role: str) -> Membership:
+def add_member(club: Club, user: User, role: str) -> Membership:
     return Membership.objects.create(club=club, user=user, role=role)
 
 
-def create_user_member(
-    club: Club, username: str, role: str, email: str = ""
-) -> tuple[AbstractBaseUser, str]:
+def create_user_member(club: Club, username: str, role: str, email: str = "") -> tuple[User, str]:
     """A new user account with a temporary password (returned once, to hand over) and its
     membership of the club."""
     password = get_random_string(12, "abcdefghjkmnpqrstuvwxyz23456789")
@@ -517,7 +515,7 @@ def delete_club(club: Club) -> None:
         club.delete()
 
 
-def save_season(form: forms.ModelForm) -> Season:
+def save_season(form: forms.ModelForm[Season]) -> Season:
     """Save a season form. A season's rule set is fixed once it has scored hands: the season's row
     is locked first, as a hand being recorded locks it (club.services.locks), so a first hand
     saved meanwhile is seen here and the change refused, never made after it."""
@@ -532,7 +530,7 @@ def save_season(form: forms.ModelForm) -> Season:
         return form.save()
 
 
-def change_ladder(form: forms.ModelForm, user: AbstractBaseUser) -> int:
+def change_ladder(form: forms.ModelForm[Season], user: User) -> int:
     """Save a season form whose ladder rule set changed, score the season's hands again under it
     and record who did it; returns how many score lines changed."""
     from club.services.ladder import rescore_ladder

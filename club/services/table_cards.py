@@ -9,7 +9,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -23,7 +23,7 @@ from club.services.setup import _seat_list, add_table, create_night_once
 MAX_CARDS = 60  # more than any club's room holds: a bigger number is a typing mistake
 
 
-def _audit_card(card: TableCard, user: AbstractBaseUser | None, action: str) -> None:
+def _audit_card(card: TableCard, user: User | None, action: str) -> None:
     AuditEvent.objects.create(
         club_id=card.club_id, user=user, action=action, subject=f"{card.label}'s card"[:120]
     )
@@ -33,7 +33,7 @@ def live_cards(club: Club) -> list[TableCard]:
     return list(TableCard.objects.filter(club=club, revoked_at=None).order_by("number"))
 
 
-def issue_cards(club: Club, user: AbstractBaseUser | None, count: int = 1) -> list[TableCard]:
+def issue_cards(club: Club, user: User | None, count: int = 1) -> list[TableCard]:
     """`count` new cards, numbered after the club's highest live card (1..N for a new club)."""
     if not 1 <= count <= MAX_CARDS:
         raise ValidationError(f"Issue between 1 and {MAX_CARDS} cards at a time.")
@@ -50,7 +50,7 @@ def issue_cards(club: Club, user: AbstractBaseUser | None, count: int = 1) -> li
     return cards
 
 
-def revoke_card(card: TableCard, user: AbstractBaseUser | None) -> bool:
+def revoke_card(card: TableCard, user: User | None) -> bool:
     """Stop the card working (its QR code is then a 404). False if it was revoked already."""
     with transaction.atomic():
         changed = TableCard.objects.filter(pk=card.pk, revoked_at=None).update(
@@ -61,7 +61,7 @@ def revoke_card(card: TableCard, user: AbstractBaseUser | None) -> bool:
     return bool(changed)
 
 
-def reissue_card(card: TableCard, user: AbstractBaseUser | None) -> TableCard:
+def reissue_card(card: TableCard, user: User | None) -> TableCard:
     """Revoke the card (if live) and issue a new one with the same number and label, a new token
     (the old printed card stops working; print the new one)."""
     with transaction.atomic():
@@ -119,7 +119,7 @@ def season_today(club: Club) -> Season | None:
     return club.seasons.filter(start__lte=date, end__gte=date).order_by("-start").first()
 
 
-def start_tonight(club: Club, user: AbstractBaseUser | None = None) -> Night:
+def start_tonight(club: Club, user: User | None = None) -> Night:
     """Tonight's night with no tables yet, in the season whose dates contain today (so under its
     rule set), or the night already open today. Pressed twice, or by two phones at once, it
     makes one night: the night's form token is the club's and the date's."""

@@ -3,7 +3,7 @@ player's confirmation of a hand entered at the table. Every change writes an aud
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -18,7 +18,7 @@ def _subject(table: Table) -> str:
     return f"Table {table.number}'s link"
 
 
-def _audit_link(table: Table, night: Night, user: AbstractBaseUser | None, action: str) -> None:
+def _audit_link(table: Table, night: Night, user: User | None, action: str) -> None:
     AuditEvent.objects.create(
         club_id=night.season.club_id, night=night, user=user, action=action, subject=_subject(table)
     )
@@ -31,7 +31,7 @@ def _live_links(night: Night) -> dict[int, TableLink]:
     }
 
 
-def night_links(night: Night, user: AbstractBaseUser | None) -> dict[int, TableLink | None]:
+def night_links(night: Night, user: User | None) -> dict[int, TableLink | None]:
     """Each table's live link, by table id. A table that never had a link gets one now (the
     first time a secretary asks for the night's links, its QR codes or its table cards); a table
     whose link was revoked stays without one (None) until a secretary issues a new link."""
@@ -63,7 +63,7 @@ def night_links(night: Night, user: AbstractBaseUser | None) -> dict[int, TableL
     return {table.pk: _live_links(night).get(table.pk) for table in tables}
 
 
-def revoke(table: Table, user: AbstractBaseUser | None) -> bool:
+def revoke(table: Table, user: User | None) -> bool:
     """Stop the table's link working (its token is then a 404). False if it had none."""
     with transaction.atomic():
         changed = TableLink.objects.filter(table=table, revoked_at=None).update(
@@ -74,7 +74,7 @@ def revoke(table: Table, user: AbstractBaseUser | None) -> bool:
     return bool(changed)
 
 
-def reissue(table: Table, user: AbstractBaseUser | None) -> TableLink:
+def reissue(table: Table, user: User | None) -> TableLink:
     """Revoke the table's link (if live) and issue a new one, with a new token."""
     with transaction.atomic():
         # Lock the table so two secretaries re-issuing at once make one live link, not an error.
@@ -113,7 +113,7 @@ def confirm_hand(
     hand: Hand,
     version: int,
     *,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     via: LinkSource | None = None,
     confirmer: Player | None = None,
 ) -> Hand:

@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Count
 
@@ -165,7 +165,7 @@ def _locked(tournament: Tournament) -> Tournament:
 
 def _audit(
     tournament: Tournament,
-    user: AbstractBaseUser | None,
+    user: User | None,
     action: str,
     subject: str,
     before: object = None,
@@ -196,7 +196,7 @@ def create_tournament(
     players: Sequence[Player] = (),
     new_names: Sequence[str] = (),
     seed: int | None = None,
-    director: AbstractBaseUser | None = None,
+    director: User | None = None,
     form_token: uuid.UUID | None = None,
 ) -> Tournament:
     """A tournament with its night (titled with its name) and its first entrants: `players`, and
@@ -255,9 +255,7 @@ def tournament_of_form(club: Club, form_token: uuid.UUID | None) -> Tournament |
     return Tournament.objects.filter(club=club, night__form_token=form_token).first()
 
 
-def _draw_round(
-    tournament: Tournament, round_number: int, user: AbstractBaseUser | None
-) -> list[Table]:
+def _draw_round(tournament: Tournament, round_number: int, user: User | None) -> list[Table]:
     """Create the tables of `round_number` from the plan and store the plan's figure."""
     players = entrants(tournament, round_number)
     if len(players) < MIN_PLAYERS:
@@ -302,7 +300,7 @@ def _round_started(tournament: Tournament, round_number: int) -> bool:
     return Hand.objects.filter(table_id__in=tables).exists()
 
 
-def _redraw_current(tournament: Tournament, user: AbstractBaseUser | None) -> None:
+def _redraw_current(tournament: Tournament, user: User | None) -> None:
     """Draw the current round's seats again (it has no hands yet) for its entrants as they are."""
     Table.objects.filter(
         night_id=tournament.night_id, round_number=tournament.current_round
@@ -310,7 +308,7 @@ def _redraw_current(tournament: Tournament, user: AbstractBaseUser | None) -> No
     _draw_round(tournament, tournament.current_round, user)
 
 
-def start(tournament: Tournament, user: AbstractBaseUser | None = None) -> Tournament:
+def start(tournament: Tournament, user: User | None = None) -> Tournament:
     """Open round 1: draw its seats from the plan."""
     with transaction.atomic():
         locked = _locked(tournament)
@@ -326,7 +324,7 @@ def start(tournament: Tournament, user: AbstractBaseUser | None = None) -> Tourn
 
 
 def close_round(
-    tournament: Tournament, user: AbstractBaseUser | None = None, anyway: bool = False
+    tournament: Tournament, user: User | None = None, anyway: bool = False
 ) -> Tournament:
     """Close the current round and open the next (its seats drawn from the plan), or finish the
     tournament after its last round (which closes its night). Refused with RoundIncomplete while
@@ -374,7 +372,7 @@ def close_round(
 def add_entries(
     tournament: Tournament,
     players: Sequence[Player],
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     new_names: Sequence[str] = (),
 ) -> list[Entry]:
     """Enter players (and `new_names`, added to the club or found in it). Before the first round
@@ -434,9 +432,7 @@ class Withdrawal:
     redrawn: bool  # the current round had no hands, so its seats were drawn again
 
 
-def withdraw(
-    tournament: Tournament, player: Player, user: AbstractBaseUser | None = None
-) -> Withdrawal:
+def withdraw(tournament: Tournament, player: Player, user: User | None = None) -> Withdrawal:
     """Withdraw a player. Before the first round, or before the round they joined is drawn, the
     entry goes; once they have played, they finish the current round and leave after it, unless
     it has no hands yet, when its seats are drawn again without them. At least 3 players must
@@ -493,7 +489,7 @@ def update_settings(
     is_public: bool,
     counts_in_standings: bool,
     extra_hands_allowed: bool | None = None,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Tournament:
     """Change the name, rounds, hands per round, scoring method, whether the event is public,
     whether it counts in the season standings and (when given) whether tables may save hands past

@@ -65,12 +65,14 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
     def _start_transaction_under_autocommit(self) -> None:
         if self.is_in_memory_db():  # one connection per thread, nothing shared to queue for
-            return super()._start_transaction_under_autocommit()
+            # Django's private SQLite method, which the stubs leave out.
+            return super()._start_transaction_under_autocommit()  # type: ignore[misc]
         queue = _queue(str(self.settings_dict["NAME"]))
         timeout = float(self.settings_dict.get("OPTIONS", {}).get("timeout", 5))
         self._holds_queue = queue.acquire(timeout=timeout)
         try:
-            super()._start_transaction_under_autocommit()
+            # Django's private SQLite method, which the stubs leave out.
+            super()._start_transaction_under_autocommit()  # type: ignore[misc]
         except BaseException:
             self._leave_queue()
             raise
@@ -82,18 +84,21 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
     def _commit(self) -> None:
         try:
-            super()._commit()
+            # Django's private SQLite method, which the stubs leave out.
+            super()._commit()  # type: ignore[misc]
         finally:
             self._leave_queue()
 
     def _rollback(self) -> None:
         try:
-            super()._rollback()
+            # Django's private SQLite method, which the stubs leave out.
+            super()._rollback()  # type: ignore[misc]
         finally:
             self._leave_queue()
 
     def _close(self) -> None:
         try:
-            super()._close()
+            # Django's private SQLite method, which the stubs leave out.
+            super()._close()  # type: ignore[misc]
         finally:
             self._leave_queue()

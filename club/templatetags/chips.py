@@ -7,6 +7,8 @@ would make; `tests/club/test_chips_markup.py` holds it to the form's chips.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
@@ -16,7 +18,7 @@ from club.forms.hand_layout import Chip, ChipGroup
 register = template.Library()
 
 
-def _attr(name: str, value: object) -> str:
+def _attr(name: str, value: Any) -> str:
     return f' {name}="{conditional_escape(value)}"'
 
 

@@ -3,11 +3,13 @@ sheet was asked for by a secretary of an open night (club.views.table_links.tabl
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
-def card_qr(context: template.Context, card) -> str:
-    return context.get("qr_codes", {}).get(card.summary.table.pk, "")
+def card_qr(context: template.Context, card: Any) -> str:  # card: a TableCard's row
+    return (context.get("qr_codes") or {}).get(card.summary.table.pk, "")

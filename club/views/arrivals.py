@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 import scoring.draw
 from club import access, ratelimit, zones
 from club.access import login_if_hidden
+from club.htmx import htmx
 from club.models import Arrival, Club
 from club.services import arrivals as arrival_service
 from club.services.setup import SetupError
@@ -97,7 +98,7 @@ def arrival_tick(request: HttpRequest, slug: str) -> HttpResponse:
             arrival_service.tick_in(club, player)
         else:
             arrival_service.tick_out(club, player)
-    if request.htmx:
+    if htmx(request):
         return render(request, "club/arrivals/_summary.html", _context(request, club))
     return redirect("arrivals", slug=club.slug)
 

@@ -63,7 +63,9 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
                     proposal = draw_service.swap(proposal, *picked)
                 context = _proposal_context(club, proposal)
                 return render(request, "club/draw/proposal.html", context)
-            night, created = draw_service.confirm_draw(club, date, proposal, request.user)
+            night, created = draw_service.confirm_draw(
+                club, date, proposal, access.acting_user(request)
+            )
             if created:
                 messages.success(
                     request,
@@ -112,7 +114,7 @@ def night_late(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
             if action == "three":
                 ids = posted_ids(request.POST.getlist("players"))
                 players = [access.club_player(club, pk) for pk in ids[:4]]
-                table = draw_service.seat_late_table(night, players, request.user)
+                table = draw_service.seat_late_table(night, players, access.acting_user(request))
                 messages.success(
                     request, f"Table {table.number}: {', '.join(p.name for p in players)}."
                 )
@@ -138,13 +140,13 @@ def _seat_late(request: HttpRequest, club: Club, night: Night) -> tuple[Player, 
         if not access.may_add_players(request.user, club):
             raise SetupError("Only a secretary may add new players in this club.")
         table = _late_table(request, night)
-        return draw_service.seat_late_newcomer(night, name, table, request.user)
+        return draw_service.seat_late_newcomer(night, name, table, access.acting_user(request))
     pk = posted_id(request.POST.get("player"))
     if pk is None:
         raise SetupError("Choose who has arrived, or type a new name.")
     player = access.club_player(club, pk)
     table = _late_table(request, night)
-    return player, draw_service.seat_late_arrival(night, player, table, request.user)
+    return player, draw_service.seat_late_arrival(night, player, table, access.acting_user(request))
 
 
 def _late_table(request: HttpRequest, night: Night) -> Table | None:

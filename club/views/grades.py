@@ -221,7 +221,7 @@ def grade_settings(request: HttpRequest, slug: str) -> HttpResponse:
         data = form.cleaned_data
         services.update_settings(
             club,
-            request.user,
+            access.acting_user(request),
             enabled=data["enabled"],
             min_hands=data["min_hands"],
             ladder_by_grade=data["ladder_by_grade"],

@@ -82,10 +82,12 @@ def club_import(request: HttpRequest, slug: str) -> HttpResponse:
     name = upload.name
     try:
         doc = _read(club, raw, form.kind)
-        _, summary = import_document(doc, into=club, user=request.user, dry_run=True)
+        _, summary = import_document(doc, into=club, user=access.acting_user(request), dry_run=True)
     except document.ImportRefused as refused:
         return _page(request, club, form=form, problems=refused.problems, filename=name)
-    token = staging.stage(raw, club_id=club.pk, user_id=request.user.pk, kind=form.kind, name=name)
+    token = staging.stage(
+        raw, club_id=club.pk, user_id=access.signed_in(request).pk, kind=form.kind, name=name
+    )
     return _page(
         request,
         club,
@@ -105,13 +107,17 @@ def club_import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, "Upload the file again: the confirmation was incomplete.")
         return redirect("club_import", slug=club.slug)
     try:
-        staged = staging.load(form.cleaned_data["token"], club_id=club.pk, user_id=request.user.pk)
+        staged = staging.load(
+            form.cleaned_data["token"], club_id=club.pk, user_id=access.signed_in(request).pk
+        )
     except staging.StagingError as error:
         messages.error(request, str(error))
         return redirect("club_import", slug=club.slug)
     try:
         doc = _read(club, staged.raw, staged.kind)
-        _, summary = import_document(doc, into=club, user=request.user, source=staged.name)
+        _, summary = import_document(
+            doc, into=club, user=access.acting_user(request), source=staged.name
+        )
     except document.ImportRefused as refused:
         # The club changed since the preview (a night entered meanwhile): nothing was written.
         return _page(request, club, problems=refused.problems, filename=staged.name)
@@ -128,7 +134,7 @@ def _done(summary: Summary, name: str) -> str:
 
 
 @cache_control(public=True, max_age=3600)
-def schema(request: HttpRequest, version: int) -> HttpResponse:
+def schema(request: HttpRequest, version: int) -> FileResponse:
     """The JSON Schema of the club data file, for other tools to validate against."""
     return FileResponse(SCHEMA_PATHS[version].open("rb"), content_type="application/schema+json")
 

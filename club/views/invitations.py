@@ -44,9 +44,9 @@ def invitation_answer(request: HttpRequest, invitation_id: int, answer: str) -> 
     club = invitation.club
     try:
         if answer == "accept":
-            membership = service.accept(invitation, request.user)
+            membership = service.accept(invitation, access.signed_in(request))
         else:
-            service.decline(invitation, request.user)
+            service.decline(invitation, access.signed_in(request))
     except service.InvitationError as error:
         messages.error(request, str(error))
         return redirect("invitations")
@@ -67,7 +67,7 @@ def invitation_withdraw(request: HttpRequest, slug: str, invitation_id: int) -> 
         Invitation.objects.select_related("user"), pk=invitation_id, club=club
     )
     if request.method == "POST":
-        service.withdraw(invitation, request.user)
+        service.withdraw(invitation, access.signed_in(request))
         messages.success(request, f"The invitation of {invitation.user} is withdrawn.")
         return redirect("member_list", slug=club.slug)
     return render(

@@ -8,6 +8,7 @@ concerned (a player sees only their own). A points club has no ledger at all.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -28,6 +29,11 @@ from club.models import Club, Debt, Night, Player, Settlement
 from club.queries.money_owed import pay_rows, table_debts
 from club.services import ledger, publish, results_mail
 from club.views import table_links
+
+
+def debt_pay_url(club: Club) -> Callable[[Debt], str]:
+    """Where a debt's "mark paid" form posts from the night, ledger and "my results" pages."""
+    return lambda debt: reverse("debt_pay", args=[club.slug, debt.pk])
 
 
 def own_player(request: HttpRequest, club: Club) -> Player | None:
@@ -65,7 +71,9 @@ def night_context(request: HttpRequest, club: Club, night: Night) -> dict[str, A
             if me is not None:
                 debts = [d for d in debts if me.pk in (d.payer_id, d.payee_id)]
             marked = ledger.link_payments([d.pk for d in debts])
-            context["pay_rows"] = pay_rows(club, debts, can_manage, me, marked=marked)
+            context["pay_rows"] = pay_rows(
+                club, debts, can_manage, me, debt_pay_url(club), marked=marked
+            )
             context["can_manage_ledger"] = can_manage
     if can_manage and night.is_closed:
         context["deliveries"] = results_mail.delivery_rows(night)
@@ -97,7 +105,7 @@ def link_pay(request: HttpRequest, route, debt_id: int) -> HttpResponse:
     club = route.club
     form = PaymentForm(request.POST, club=club)
     if not form.is_valid():
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
         return redirect(back)
     device = route.via.device
     via = f"Table {route.table.number}'s link" + (f" ({device})" if device else "")
@@ -128,7 +136,10 @@ def player_context(request: HttpRequest, club: Club, player: Player) -> dict[str
     debts = ledger.open_debts(club, player)
     balance = sum(d.outstanding if d.payee_id == player.pk else -d.outstanding for d in debts)
     me = player if player.user_id == request.user.pk else None
-    return {"owed_rows": pay_rows(club, debts, can_manage, me), "owed_balance": balance}
+    return {
+        "owed_rows": pay_rows(club, debts, can_manage, me, debt_pay_url(club)),
+        "owed_balance": balance,
+    }
 
 
 @login_if_hidden
@@ -138,7 +149,7 @@ def night_publish(request: HttpRequest, slug: str, night_id: int) -> HttpRespons
     night = access.get_night(request, club, night_id, access.MANAGE)
     if request.method == "POST":
         try:
-            publication = publish.publish(night, request.user)
+            publication = publish.publish(night, access.acting_user(request))
         except publish.PublishError as error:
             messages.error(request, str(error))
         else:
@@ -177,13 +188,13 @@ def debt_pay(request: HttpRequest, slug: str, debt_id: int) -> HttpResponse:
             else reverse("me", args=[club.slug])
         )
     if not form.is_valid():
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
         return redirect(back)
     try:
         paid = ledger.mark_paid(
             debt,
             form.cleaned_data["amount"],
-            request.user,
+            access.acting_user(request),
             club=club,
             note=form.cleaned_data["note"],
         )
@@ -212,7 +223,7 @@ def payment_undo(request: HttpRequest, slug: str, settlement_id: int) -> HttpRes
     back = reverse("night_detail", args=[club.slug, debt.night_id]) + "#owed"
     if request.method == "POST":
         try:
-            undone = ledger.undo_payment(settlement, request.user, club=club)
+            undone = ledger.undo_payment(settlement, access.acting_user(request), club=club)
         except ledger.LedgerError as error:
             messages.error(request, str(error))
         else:
@@ -257,7 +268,7 @@ def club_ledger(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "club": club,
             "page": page,
-            "pay_rows": pay_rows(club, list(page.object_list), True, None),
+            "pay_rows": pay_rows(club, list(page.object_list), True, None, debt_pay_url(club)),
             "balances": rows,
             "pairs": ledger.nettable_pairs(owed, players),
         },
@@ -270,11 +281,14 @@ def ledger_net(request: HttpRequest, slug: str) -> HttpResponse:
     club = access.get_club(request, slug, access.MANAGE)
     form = NettingForm(request.POST, club=club)
     if not form.is_valid():
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
         return redirect("club_ledger", slug=club.slug)
     try:
         netted = ledger.net_pair(
-            club, form.cleaned_data["first"], form.cleaned_data["second"], request.user
+            club,
+            form.cleaned_data["first"],
+            form.cleaned_data["second"],
+            access.acting_user(request),
         )
     except ledger.LedgerError as error:
         messages.error(request, str(error))

@@ -19,9 +19,10 @@ from django.views.decorators.http import require_http_methods
 
 from club import access, live_marks
 from club.access import login_if_hidden
+from club.htmx import htmx
 from club.queries.live_night import live_board, revision
 
-POLL_SECONDS = 1
+POLL_SECONDS = live_marks.POLL_SECONDS
 
 
 def _shows(request: HttpRequest, rev: str | None) -> bool:
@@ -31,9 +32,9 @@ def _shows(request: HttpRequest, rev: str | None) -> bool:
     return request.GET.get("since") == rev or f'"{rev}"' in request.headers.get("If-None-Match", "")
 
 
-def _unchanged(request: HttpRequest, rev: str, private: bool) -> HttpResponse:
+def _unchanged(request: HttpRequest, rev: str | None, private: bool) -> HttpResponse:
     # htmx leaves the board as it is on a 204; a browser or proxy revalidating gets a 304.
-    response = HttpResponse(status=204 if request.htmx else 304)
+    response = HttpResponse(status=204 if htmx(request) else 304)
     response["ETag"] = f'"{rev}"'
     patch_cache_control(response, no_cache=True, private=private)
     return response
@@ -59,7 +60,7 @@ def _live_board(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     if _shows(request, rev):
         return _unchanged(request, rev, private=not club.is_public)
     template = "club/nights/live.html"
-    if request.htmx and not request.htmx.boosted:
+    if htmx(request) and not htmx(request).boosted:
         template += "#board"
     context = {
         "club": club,

@@ -38,7 +38,7 @@ def member_unlock(request: HttpRequest, slug: str, member_id: int) -> HttpRespon
         return HttpResponseNotAllowed(["POST"])
     member = club_member(club, member_id)
     try:
-        unlocked = lockouts.unlock_member(member, request.user)
+        unlocked = lockouts.unlock_member(member, access.signed_in(request))
     except lockouts.UnlockRefused as refused:
         messages.error(request, str(refused))
     else:

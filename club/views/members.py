@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
@@ -27,7 +28,7 @@ from club.forms.ledger import ClaimForm, EmailPreferencesForm
 from club.models import NightTotal, Player, PlayerClaim
 from club.queries.money_owed import pay_rows
 from club.services import ledger, results_mail
-from club.views.ledger import own_player
+from club.views.ledger import debt_pay_url, own_player
 
 CLAIM_VALID_FOR = dt.timedelta(hours=24)
 
@@ -57,7 +58,7 @@ def me(request: HttpRequest, slug: str) -> HttpResponse:
     context = {"club": club, "player": player, "form": form, "nights": nights}
     if ledger.keeps_ledger(club):
         debts = ledger.open_debts(club, player)
-        context["pay_rows"] = pay_rows(club, debts, False, player)
+        context["pay_rows"] = pay_rows(club, debts, False, player, debt_pay_url(club))
         context["marked"] = ledger.marked_for_payee(player)
         context["balance"] = sum(
             d.outstanding if d.payee_id == player.pk else -d.outstanding for d in debts
@@ -138,7 +139,9 @@ def claim_confirm(request: HttpRequest, slug: str, token: str) -> HttpResponse:
             request, "club/members/claim_done.html", {"club": club, "problem": problem}, status=410
         )
     player = found.player
-    form = None if request.user.is_authenticated else UserCreationForm(request.POST or None)
+    form: UserCreationForm[User] | None = (
+        None if request.user.is_authenticated else UserCreationForm(request.POST or None)
+    )
     if request.method == "POST" and (form is None or form.is_valid()):
         try:
             with transaction.atomic():
@@ -147,7 +150,7 @@ def claim_confirm(request: HttpRequest, slug: str, token: str) -> HttpResponse:
                     used_at=timezone.now()
                 ):
                     raise IntegrityError("used")
-                user = request.user if form is None else form.save()
+                user = access.signed_in(request) if form is None else form.save()
                 if (
                     Player.objects.filter(pk=player.pk, user__isnull=True).update(user=user) != 1
                     or Player.objects.filter(club=club, user=user).count() != 1

@@ -4,6 +4,8 @@ night set up wrongly (changing its tables that have no hands yet, or deleting it
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models.functions import Lower
@@ -18,6 +20,8 @@ from club import access
 from club.access import login_if_hidden
 from club.forms.nights import (
     MAX_TABLES,
+    BaseEditTableFormSet,
+    BaseTableFormSet,
     EditTableFormSet,
     NightForm,
     TableFormSet,
@@ -136,7 +140,7 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _create_night(
-    request: HttpRequest, club: Club, form: NightForm, tables: TableFormSet, anyway: bool
+    request: HttpRequest, club: Club, form: NightForm, tables: BaseTableFormSet, anyway: bool
 ) -> HttpResponse | list[Clash]:
     """Create the night of a valid form once (the same form sent again goes to the night it made),
     unless players are already seated at another open night that day and the secretary has not
@@ -210,7 +214,7 @@ def _close_or_reopen(request: HttpRequest, slug: str, night_id: int, closing: bo
     night = access.get_night(request, club, night_id, access.MANAGE)
     if request.method == "POST":
         try:
-            (close_night if closing else reopen_night)(night, request.user)
+            (close_night if closing else reopen_night)(night, access.signed_in(request))
         except HandConflict as error:
             messages.error(request, str(error))
         else:
@@ -288,7 +292,7 @@ def night_tables_edit(request: HttpRequest, slug: str, night_id: int) -> HttpRes
     fixed = [t for t in summaries if t.hands]
     editable = [t for t in summaries if not t.hands]
     players = _seatable_players(club, editable)
-    kwargs = {
+    kwargs: dict[str, Any] = {
         "players": players,
         "fixed": [(t.table.number, t.players) for t in fixed],
         "night_tables": {t.table.pk: (t.table, t.hands) for t in summaries},
@@ -310,7 +314,9 @@ def night_tables_edit(request: HttpRequest, slug: str, night_id: int) -> HttpRes
             if clashes and request.POST.get("action") != "save_anyway":
                 return _tables_page(request, club, night, fixed, tables, None, clashes)
             try:
-                changed = services.edit_tables(night, kept, removed, user=request.user)
+                changed = services.edit_tables(
+                    night, kept, removed, user=access.acting_user(request)
+                )
             except (services.SetupError, scoring.InvalidHand) as problem:
                 error = str(problem)
             else:
@@ -327,7 +333,7 @@ def _tables_page(
     club: Club,
     night: Night,
     fixed: list[TableSummary],
-    tables: EditTableFormSet,
+    tables: BaseEditTableFormSet,
     error: str | None,
     clashes: list[Clash] | None = None,
 ) -> HttpResponse:
@@ -353,7 +359,7 @@ def night_delete(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
     night = access.get_night(request, club, night_id, access.MANAGE)
     if request.method == "POST":
         try:
-            gone = services.delete_night(night, request.user)
+            gone = services.delete_night(night, access.acting_user(request))
         except services.SetupError as problem:
             messages.error(request, str(problem))
             return redirect("night_detail", slug=club.slug, night_id=night.pk)

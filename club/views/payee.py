@@ -37,7 +37,7 @@ def payee_owed(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         debts,
         False,
         player,
-        pay_url=lambda debt: reverse("payee_pay", args=[club.slug, token, debt.pk]),
+        lambda debt: reverse("payee_pay", args=[club.slug, token, debt.pk]),
     )
     return render(
         request,
@@ -65,7 +65,7 @@ def payee_pay(request: HttpRequest, slug: str, token: str, debt_id: int) -> Http
         return redirect(back)
     form = PaymentForm(request.POST, club=club)
     if not form.is_valid():
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
         return redirect(back)
     try:
         paid = ledger.mark_paid(

@@ -16,10 +16,10 @@ from club.access import club_player, club_reader
 from club.models import Club
 from club.queries import player as pq
 from club.queries import standings as sq
+from club.season_chart import value_formatter
 from club.tables import format_average, format_measure
 from club.views import grades as grade_views
 from club.views import ledger as ledger_views
-from club.views.standings import value_formatter
 
 
 @dataclass(frozen=True)

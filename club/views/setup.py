@@ -33,7 +33,7 @@ from club.models import Club, Hand, Role, ScoreLine, Season
 from club.services import invitations, lockouts
 from club.services import setup as services
 
-ROLE_ORDER = [Role.SECRETARY, Role.SCORER, Role.VIEWER]
+ROLE_ORDER: list[str] = [Role.SECRETARY, Role.SCORER, Role.VIEWER]
 
 
 # Set-up home and club settings -----------------------------------------------------------------
@@ -131,14 +131,12 @@ def season_list(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "club/setup/seasons.html", {"club": club, "seasons": seasons})
 
 
-def _season_form(
-    request: HttpRequest, club: Club, season: Season | None
-) -> HttpResponse | SeasonForm:
+def _season_form(request: HttpRequest, club: Club, season: Season | None) -> HttpResponse:
     form = SeasonForm(request.POST or None, instance=season or Season(club=club), club=club)
     if request.method == "POST" and form.is_valid():
         if season is not None and "standings_rule_set" in form.changed_data:
             # Another ladder rule set re-scores the season's recorded hands: recorded, explicit.
-            changed = services.change_ladder(form, request.user)
+            changed = services.change_ladder(form, access.signed_in(request))
             messages.success(
                 request,
                 f"Season {season.name} saved; its ladder was scored again under the new rule "
@@ -241,7 +239,10 @@ def rule_set_edit(request: HttpRequest, slug: str, rule_set_id: int) -> HttpResp
     if request.method == "POST" and form.is_valid():
         try:
             services.update_rule_set(
-                rule_set, form.cleaned_data["name"], form.cleaned_data["rules"], request.user
+                rule_set,
+                form.cleaned_data["name"],
+                form.cleaned_data["rules"],
+                access.acting_user(request),
             )
         except services.SetupError as error:
             messages.error(request, str(error))
@@ -313,7 +314,9 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
         return _member_list(request, club, add_form=form)
     user = form.cleaned_data["username"]
     try:
-        invitation = invitations.invite(club, user, form.cleaned_data["role"], request.user)
+        invitation = invitations.invite(
+            club, user, form.cleaned_data["role"], access.signed_in(request)
+        )
     except invitations.InvitationError as error:
         form.add_error("username", str(error))
         return _member_list(request, club, add_form=form)

@@ -45,7 +45,7 @@ def night_sheet(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
         return pdf_response(render(), name)
     tag = quote_etag(sheet_cache.fingerprint(night))
     if tag in parse_etags(request.headers.get("If-None-Match", "")):
-        response = HttpResponseNotModified()
+        response: HttpResponse = HttpResponseNotModified()
         patch_cache_control(response, private=True, no_cache=True)
     else:
         response = pdf_response(sheet_cache.final_sheet(night, tag.strip('"'), render), name)

@@ -8,28 +8,28 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from django import forms
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
-from django.utils.safestring import SafeString
 from django.utils.text import slugify
 from django_tables2 import RequestConfig
 
 from club import access, charts, csv_safety
 from club.models import Club, Season
 from club.queries import standings as q
-from club.tables import PER_PAGE, StandingsTable, format_average, format_measure
+from club.season_chart import CHART_PLAYERS, season_chart, value_formatter
+from club.season_chart import periods as _periods
+from club.tables import PER_PAGE, StandingsTable
 from club.views import grades as grade_views
-
-CHART_PLAYERS = 8  # the leaders drawn on the season chart
 
 
 class RangeForm(forms.Form):
     """The season and the date range the standings cover (GET)."""
+
+    fields: dict[str, Any]  # by name, each its own kind of field (choices, queryset)
 
     season = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
     date_from = forms.DateField(required=False, label="From")
@@ -45,7 +45,8 @@ class RangeForm(forms.Form):
         self.fields["season"].choices = [(s.pk, s.name) for s in seasons]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and start > end:
             raise forms.ValidationError(
@@ -78,62 +79,11 @@ def standings_for(request: HttpRequest, club: Club) -> StandingsPage:
     return StandingsPage(season, seasons, form, ladder)
 
 
-def value_formatter(club: Club, method: str) -> Callable[[int | Fraction], str]:
-    """How a trend value is written: money, points or an average per hand."""
-    points = method == "points"
-
-    def fmt(value: int | Fraction) -> str:
-        if method == "average":
-            return format_average(club, Fraction(value))
-        if isinstance(value, Fraction) and value.denominator != 1:
-            return format_average(club, value, points=points)
-        return format_measure(club, int(value), points)
-
-    return fmt
-
-
-def _periods(trend: q.Trend) -> str:
-    """ "30 nights", "the last 60 of 1,929 nights", "37 years"."""
-    count = len(trend.labels)
-    unit = trend.unit + ("s" if count != 1 else "")
-    if trend.is_window:
-        return f"the last {count} of {trend.nights:,} nights"
-    return f"{count} {unit}"
-
-
 def _trend_label(name: str, values: list, fmt: Callable, trend: q.Trend) -> str:
     return (
         f"{name}: {fmt(values[-1])} over {_periods(trend)} "
         f"(high {fmt(max(values))}, low {fmt(min(values))})"
     )
-
-
-def season_chart(
-    club: Club, ladder: q.Ladder, rows: list[q.Row], trend: q.Trend, chart_id: str = "season"
-) -> tuple[SafeString, list[charts.Series]]:
-    """The line chart of these players' cumulative totals, and its series (for the data table)."""
-    fmt = value_formatter(club, ladder.method)
-    series = [charts.Series(r.name, trend.series[r.player_id]) for r in rows]
-    what = {
-        "net": "Cumulative net",
-        "points": "Cumulative points",
-        "average": "Running average per hand",
-    }[ladder.method]
-    title = f"{what}, {ladder.season.name}"
-    finishes = "; ".join(f"{s.name} {fmt(s.values[-1])}" for s in series if s.values)
-    periods = _periods(trend)
-    if trend.labels:
-        periods += f" from {trend.labels[0]} to {trend.labels[-1]}"
-    description = f"{what} of {len(series)} players over {periods}. Latest: {finishes}."
-    svg = charts.line_chart(
-        series,
-        trend.labels,
-        title=title,
-        description=description,
-        value_format=fmt,
-        chart_id=chart_id,
-    )
-    return svg, series
 
 
 @access.club_reader

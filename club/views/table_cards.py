@@ -63,6 +63,7 @@ def _chosen(request: HttpRequest, club: Club, may_add: bool) -> tuple[list[Playe
     picks: dict[int, int] = {}
     stranger = False  # a field naming no row of any club ("seat_²"): no query can find it
     for key, value in request.POST.items():
+        value = str(value)  # one value a name (QueryDict.items gives each name's last)
         if not key.startswith("seat_") or not value.strip():
             continue
         player_id = posted_id(key[5:])
@@ -105,6 +106,7 @@ def _seat_page(
     request: HttpRequest,
     card: TableCard,
     night: Night,
+    # An immutable default; the page only reads it.
     errors: list[str] = (),  # type: ignore[assignment]
     status: int = 200,
 ) -> HttpResponse:
@@ -116,7 +118,7 @@ def _seat_page(
         chosen = {
             pk: v
             for k, v in request.POST.items()
-            if k.startswith("seat_") and v.strip() and (pk := posted_id(k[5:])) is not None
+            if k.startswith("seat_") and str(v).strip() and (pk := posted_id(k[5:])) is not None
         }
     context = {
         "card": card,
@@ -256,7 +258,7 @@ def card_list(request: HttpRequest, slug: str) -> HttpResponse:
         except ValueError:
             count = 0
         try:
-            made = card_service.issue_cards(club, request.user, count)
+            made = card_service.issue_cards(club, access.acting_user(request), count)
         except ValidationError as refused:
             messages.error(request, " ".join(refused.messages))
         else:
@@ -283,7 +285,7 @@ def card_change(request: HttpRequest, slug: str, card_id: int, action: str) -> H
     revoking = action == "revoke"
     if request.method == "POST":
         if revoking:
-            if card_service.revoke_card(card, request.user):
+            if card_service.revoke_card(card, access.acting_user(request)):
                 messages.success(
                     request,
                     f"{card.label}'s card is revoked: scanning it shows "
@@ -293,7 +295,7 @@ def card_change(request: HttpRequest, slug: str, card_id: int, action: str) -> H
                 messages.info(request, f"{card.label}'s card was revoked already.")
         else:
             try:
-                card_service.reissue_card(card, request.user)
+                card_service.reissue_card(card, access.acting_user(request))
             except ValidationError as refused:
                 messages.error(request, " ".join(refused.messages))
             else:
@@ -337,7 +339,7 @@ def start_tonight(request: HttpRequest, slug: str) -> HttpResponse:
     """One tap: tonight's night, open, with no tables yet (the cards seat them)."""
     club = access.get_club(request, slug, access.MANAGE)
     try:
-        night = card_service.start_tonight(club, request.user)
+        night = card_service.start_tonight(club, access.acting_user(request))
     except ValidationError as refused:
         messages.error(request, " ".join(refused.messages))
         return redirect("night_list", slug=club.slug)

@@ -30,6 +30,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from club import access, ratelimit, zones
 from club.access import login_if_hidden
 from club.forms.table_links import ConfirmHandForm, DeviceForm
+from club.htmx import htmx
 from club.models import Club, Hand, Night, Player, Table, TableLink
 from club.queries.night import night_tables
 from club.queries.table_sheet import prefetch_seats
@@ -72,10 +73,14 @@ def _too_many(request: HttpRequest, route: TableRoute, retry_after: int) -> Http
         f"Too many changes from this table's link in the last minute: nothing was saved. "
         f"Wait {retry_after} seconds, check the sheet, then save again."
     )
-    if request.htmx:
+    if htmx(request):
         response = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
     else:
-        context = {"message": message, "route": route, "table_link": route.via.link}
+        context = {
+            "message": message,
+            "route": route,
+            "table_link": route.via.link if route.via else None,
+        }
         response = render(request, "club/table_links/too_many.html", context, status=429)
     response["Retry-After"] = str(retry_after)
     return response
@@ -126,6 +131,7 @@ def _link_hand(route: TableRoute, hand_id: int) -> Hand | None:
 
 
 def _preview_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    # Read by the write limit: a preview is not a change.
     view.counts_as_write = False  # type: ignore[attr-defined]
     return view
 
@@ -232,7 +238,7 @@ def _confirm_page(
     conflict: str = "",
 ) -> HttpResponse:
     extra = {"confirm_form": form, "hand": hand, "mode": "confirm", "conflict": conflict}
-    if request.htmx:
+    if htmx(request):
         context = page_context(request, route, **extra)
         return render(request, "club/table_links/confirm.html#card", context, status=status)
     return hand_page(request, route, "club/table_links/confirm.html", status, extra)
@@ -277,7 +283,7 @@ def link_url(request: HttpRequest, link: TableLink) -> str:
 
 
 def _night_links(request: HttpRequest, night: Night) -> list[dict[str, Any]]:
-    links = link_service.night_links(night, request.user)
+    links = link_service.night_links(night, access.acting_user(request))
     rows = []
     for summary in night_tables(night):
         link = links.get(summary.table.pk)
@@ -294,7 +300,8 @@ def night_links(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     """Each table's link and QR code, with revoke and re-issue; `print/` lays them out on A4."""
     club = access.get_club(request, slug, access.MANAGE)
     night = access.get_night(request, club, night_id, access.MANAGE)
-    printing = request.resolver_match.url_name == "night_links_print"
+    match = request.resolver_match
+    printing = match is not None and match.url_name == "night_links_print"
     template = "club/table_links/print.html" if printing else "club/table_links/night.html"
     context = {"club": club, "night": night, "links": _night_links(request, night)}
     return render(request, template, context)
@@ -310,7 +317,7 @@ def table_link_change(request: HttpRequest, slug: str, night_id: int, table_id: 
     revoking = action == "revoke"
     if request.method == "POST":
         if revoking:
-            if link_service.revoke(table, request.user):
+            if link_service.revoke(table, access.acting_user(request)):
                 messages.success(
                     request,
                     f"Table {table.number}'s link is revoked: phones that have it get "
@@ -319,7 +326,7 @@ def table_link_change(request: HttpRequest, slug: str, night_id: int, table_id: 
             else:
                 messages.info(request, f"Table {table.number} had no live link.")
         else:
-            link_service.reissue(table, request.user)
+            link_service.reissue(table, access.acting_user(request))
             messages.success(
                 request,
                 f"Table {table.number} has a new link: the old one no longer works. "
@@ -335,7 +342,7 @@ def table_link_change(request: HttpRequest, slug: str, night_id: int, table_id: 
 
 def _club_route(request: HttpRequest, club, hand: Hand) -> TableRoute:
     can_score = access.can(request.user, club, access.SCORE)
-    return TableRoute(club, prefetch_seats(hand.table), can_score, request.user)
+    return TableRoute(club, prefetch_seats(hand.table), can_score, access.acting_user(request))
 
 
 @never_cache
@@ -345,13 +352,15 @@ def hand_confirm(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
     opens it to correct it on the table page."""
     club, hand = club_hand(request, slug, hand_id, access.MANAGE)
     route = _club_route(request, club, hand)
-    if request.method == "POST" and not request.htmx and request.POST.get("next") == "night":
+    if request.method == "POST" and not htmx(request) and request.POST.get("next") == "night":
         form = ConfirmHandForm(request.POST)
         if not form.is_valid():
             messages.error(request, "That form was out of date: look at the hand again.")
         else:
             try:
-                link_service.confirm_hand(hand, form.cleaned_data["version"], user=request.user)
+                link_service.confirm_hand(
+                    hand, form.cleaned_data["version"], user=access.acting_user(request)
+                )
             except HandConflict as conflict:
                 messages.error(request, str(conflict))
             else:
@@ -399,7 +408,7 @@ def table_qr_codes(request: HttpRequest, club: Club, night: Night) -> dict[int, 
     only for a secretary, and only while the night takes hands (a link is a key to the table)."""
     if night.is_closed or not access.can(request.user, club, access.MANAGE):
         return {}
-    links = link_service.night_links(night, request.user)
+    links = link_service.night_links(night, access.acting_user(request))
     return {
         table_id: qr_data_uri(link_url(request, link))
         for table_id, link in links.items()

@@ -179,7 +179,7 @@ def _create_tournament(
         counts_in_standings=data["counts_in_standings"],
         players=form.chosen_players,
         new_names=data["new_players"],
-        director=request.user,
+        director=access.acting_user(request),
         form_token=token,
     )
 
@@ -214,7 +214,7 @@ def tournament_settings(request: HttpRequest, slug: str, tournament_id: int) -> 
                 is_public=data["is_public"],
                 counts_in_standings=data["counts_in_standings"],
                 extra_hands_allowed=data["extra_hands_allowed"],
-                user=request.user,
+                user=access.acting_user(request),
             )
         except services.TournamentError as problem:
             error = str(problem)
@@ -243,7 +243,7 @@ def tournament_entries(request: HttpRequest, slug: str, tournament_id: int) -> H
             added = services.add_entries(
                 tournament,
                 form.chosen_players,
-                request.user,
+                access.acting_user(request),
                 new_names=form.cleaned_data["new_players"],
             )
         except services.TournamentError as problem:
@@ -274,7 +274,7 @@ def tournament_withdraw(
     club, tournament = _tournament(request, slug, tournament_id, access.SCORE)
     player = access.club_player(club, player_id)
     try:
-        done = services.withdraw(tournament, player, request.user)
+        done = services.withdraw(tournament, player, access.acting_user(request))
     except services.TournamentError as problem:
         messages.error(request, str(problem))
     else:
@@ -296,7 +296,7 @@ def tournament_withdraw(
 def tournament_start(request: HttpRequest, slug: str, tournament_id: int) -> HttpResponse:
     club, tournament = _tournament(request, slug, tournament_id, access.SCORE)
     try:
-        services.start(tournament, request.user)
+        services.start(tournament, access.acting_user(request))
     except services.TournamentError as problem:
         messages.error(request, str(problem))
     else:
@@ -317,7 +317,9 @@ def tournament_round_close(request: HttpRequest, slug: str, tournament_id: int) 
     if request.method == "POST" and form.is_valid():
         closing = tournament.current_round
         try:
-            services.close_round(tournament, request.user, anyway=form.cleaned_data["close_anyway"])
+            services.close_round(
+                tournament, access.acting_user(request), anyway=form.cleaned_data["close_anyway"]
+            )
         except services.RoundIncomplete as problem:
             status, error = 409, str(problem)
         except services.TournamentError as problem:
@@ -361,7 +363,8 @@ def leaderboard(request: HttpRequest, slug: str, tournament_id: int) -> HttpResp
         # The club's own site may frame this page (and only this page): CSP's frame-ancestors
         # names it; X-Frame-Options cannot name a site, so it is left off here.
         response.xframe_options_exempt = True
-        response._csp_replace = {"frame-ancestors": origins}  # read by django-csp's middleware
+        # Read by django-csp's middleware, which the stubs do not know.
+        response._csp_replace = {"frame-ancestors": origins}  # type: ignore[attr-defined]
     return response
 
 

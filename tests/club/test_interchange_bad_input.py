@@ -40,7 +40,7 @@ def hand(number: int, **kw: Any) -> dict[str, Any]:
 
 
 def sample() -> dict[str, Any]:
-    """The example of shared/INTERCHANGE.md, written by hand, with a second night and table."""
+    """A version 1 data file (docs/data-file.md), written by hand, with a second night and table."""
     return {
         "format": "solo-whist-club",
         "version": 1,

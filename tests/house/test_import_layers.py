@@ -1,6 +1,7 @@
-"""Imports go one way, down the layers (views -> services/queries -> models -> scoring): no module
-of the app imports, even inside a function, a module that imports it back, directly or round a
-longer circle; and scoring/ never imports Django or the app.
+"""Imports go one way, down the layers (views -> services/queries -> models -> scoring, in the
+order docs/architecture.md's table gives): no module imports one of a higher layer, none imports,
+even inside a function, a module that imports it back, directly or round a longer circle; and
+scoring/ never imports Django or the app.
 
 Read from the source with `ast`, not by importing, so an import hidden in a function body (which
 Python runs late and which hides a circle until that function is called) counts like any other.
@@ -9,6 +10,7 @@ Python runs late and which hides a circle until that function is called) counts 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -148,3 +150,97 @@ def test_the_checker_finds_a_circle_made_by_a_function_level_import(tmp_path, mo
     monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", tmp_path)
     found = circles(import_graph())
     assert found == [["club.services.publish", "club.tasks"]]
+
+
+def layer_table(guide: Path | None = None) -> list[tuple[str, list[str]]]:
+    """The layers, top first, as docs/architecture.md's table lists them: each row's name and the
+    module prefixes of the paths it names (`club/views/` -> club.views, `club/tables.py` ->
+    club.tables)."""
+    text = (guide or ROOT / "docs" / "architecture.md").read_text()
+    section = text.split("| layer | modules |", 1)[1].split("\n\n", 1)[0]
+    rows = []
+    for line in section.splitlines()[2:]:
+        name, paths = (cell.strip() for cell in line.strip().strip("|").split("|"))
+        prefixes = [
+            path.removesuffix("/").removesuffix(".py").replace("/", ".")
+            for path in re.findall(r"`([^`]+)`", paths)
+        ]
+        rows.append((name, prefixes))
+    return rows
+
+
+def _layer_of(module: str, table: list[tuple[str, list[str]]]) -> int | None:
+    """The row (0 = top) of the longest prefix that holds the module."""
+    best: tuple[int, int] | None = None
+    for rank, (_, prefixes) in enumerate(table):
+        for prefix in prefixes:
+            holds = module == prefix or module.startswith(prefix + ".")
+            if holds and (best is None or len(prefix) > best[0]):
+                best = (len(prefix), rank)
+    return None if best is None else best[1]
+
+
+def upward_imports(
+    graph: dict[str, dict[str, int]], table: list[tuple[str, list[str]]]
+) -> list[str]:
+    """Every import of a module of a higher layer, and every module no row places (except an
+    empty package __init__, which imports nothing and so cannot break the order)."""
+    found = []
+    for module in sorted(graph):
+        low = _layer_of(module, table)
+        if low is None:
+            if graph[module] or _has_code(module):
+                found.append(f"{module}: no layer of docs/architecture.md holds it")
+            continue
+        for target, line in sorted(graph[module].items()):
+            high = _layer_of(target, table)
+            if high is None:
+                continue  # reported as a module of its own
+            if high < low:
+                found.append(
+                    f"{module} ({table[low][0]}) imports {target} ({table[high][0]}) at line {line}"
+                )
+    return found
+
+
+def _has_code(module: str) -> bool:
+    path = _modules()[module]
+    return bool(ast.parse(path.read_text()).body)
+
+
+def test_no_module_imports_one_of_a_higher_layer():
+    found = upward_imports(import_graph(), layer_table())
+    assert not found, "Imports up the layers:\n  " + "\n  ".join(found)
+
+
+def test_every_layer_names_code_that_exists():
+    for name, prefixes in layer_table():
+        for prefix in prefixes:
+            path = ROOT / prefix.replace(".", "/")
+            assert path.is_dir() or path.with_suffix(".py").is_file(), f"{name}: {prefix}"
+
+
+def test_the_layer_check_finds_a_sheet_importing_a_page(tmp_path, monkeypatch):
+    """The test above can fail: a printed sheet importing a view, even inside a function, and a
+    module the table does not place."""
+    for folder in ("club", "club/views", "club/pdf", "club/queries", "scoring"):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+        (tmp_path / folder / "__init__.py").write_text("")
+    (tmp_path / "club" / "views" / "standings.py").write_text("from club.queries import q\n")
+    (tmp_path / "club" / "queries" / "q.py").write_text("import scoring\n")
+    (tmp_path / "club" / "pdf" / "sheets.py").write_text(
+        "def chart():\n    from club.views.standings import q\n    return q\n"
+    )
+    (tmp_path / "club" / "stray.py").write_text("from club.queries import q\n")
+    guide = tmp_path / "architecture.md"
+    guide.write_text(
+        "| layer | modules |\n|---|---|\n"
+        "| views | `club/views/` |\n| sheets | `club/pdf/` |\n"
+        "| queries | `club/queries/` |\n| scoring | `scoring/` |\n\nAfter.\n"
+    )
+    monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", tmp_path)
+    found = upward_imports(import_graph(), layer_table(guide))
+    assert found == [
+        "club.pdf.sheets (sheets) imports club.views.standings (views) at line 2",
+        "club.stray: no layer of docs/architecture.md holds it",
+    ]

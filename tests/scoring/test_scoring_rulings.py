@@ -43,7 +43,7 @@ def solo(tricks: int, **kw) -> Hand:
 @pytest.mark.parametrize(
     ("hand", "amounts", "summary"),
     [
-        # 001: "The penalty for every revoke is the loss of three tricks from the score of the
+        # Hoyle: "The penalty for every revoke is the loss of three tricks from the score of the
         # revoking side." Ann's solo with 9 tricks and two revokes of hers: 9 - 6 = 3, two short:
         # "for each trick short the agreed-upon price of an under-trick must also be paid",
         # 6d. + 2 x 1d. to each opponent.
@@ -100,7 +100,7 @@ def test_revoke_by_and_a_list_of_revokes_cannot_both_be_given():
 
 @pytest.mark.parametrize("contract", ["solo", "misere", "abundance"])
 def test_revokes_on_both_sides_void_the_deal(contract):
-    """001: "In case of a revoke on both sides, the deal is void." No money, its own outcome."""
+    """Hoyle: "In case of a revoke on both sides, the deal is void." No money, its own outcome."""
     hand = Hand(P, contract, declarer="Ann", tricks=0, revokes=("Bob", "Ann"))
     result = score_hand(hand, HOYLE)
     assert result.kind is Outcome.VOID
@@ -122,7 +122,7 @@ def test_a_void_deal_at_prop_cop_needs_a_revoke_by_a_defender_too():
 @pytest.mark.parametrize(
     ("contract", "penalty", "by", "value"),
     [
-        # 001: "If a card is exposed by one of the adversaries of a misère or misère ouverte, the
+        # Hoyle: "If a card is exposed by one of the adversaries of a misère or misère ouverte, the
         # misère-caller can immediately claim the stakes ... the stakes being paid by the offender
         # for himself and his partners": 1s. from each of three, all paid by Cat.
         ("misere", Penalty.EXPOSED_CARD, "Cat", 12),
@@ -155,7 +155,7 @@ def test_a_penalty_under_points_scores_the_misere_caller():
 @pytest.mark.parametrize(
     ("hand", "message"),
     [
-        # 001: "penalties if any one playing against a single caller ... exposes any of his cards"
+        # Hoyle: "penalties if any one playing against a single caller ... exposes any of his cards"
         # are exacted in the play (calling the card), not in the money.
         (solo(5, penalty="exposed_card", penalty_by="Bob"), "Only a misère caller"),
         # "There is no penalty if the caller of a solo, misère, or abondance exposes any or all of
@@ -194,7 +194,7 @@ def test_penalties_the_texts_do_not_allow(hand, message):
 
 
 def test_cards_wrongly_dealt_are_dealt_again_by_the_same_player_without_penalty():
-    """001: "A fresh deal is necessary if a card is exposed or faced in the pack, or if there is a
+    """Hoyle: "A fresh deal is necessary if a card is exposed or faced in the pack, or if there is a
     misdeal. This new deal is by the same player, and there is no penalty." """
     result = score_hand(Hand(P, scoring.MISDEAL), HOYLE)
     assert result.kind is Outcome.MISDEAL
@@ -203,7 +203,7 @@ def test_cards_wrongly_dealt_are_dealt_again_by_the_same_player_without_penalty(
     assert next_dealer_after(P, "Bob", Outcome.MISDEAL, HOYLE) == "Bob"
     assert next_dealer_after(P, "Bob", Outcome.VOID, HOYLE) == "Bob"
     assert next_dealer_after(P, "Bob", Outcome.PLAYED, HOYLE) == "Cat"
-    # 000: "the deal will rotate clockwise to the next dealer, with this hand being declared a
+    # Primer: "the deal will rotate clockwise to the next dealer, with this hand being declared a
     # misdeal".
     assert STANDARD.redeal_by is Redeal.NEXT
     assert next_dealer_after(P, "Dan", Outcome.MISDEAL, STANDARD) == "Ann"
@@ -215,7 +215,7 @@ def test_cards_wrongly_dealt_are_dealt_again_by_the_same_player_without_penalty(
 
 
 def test_an_abundance_in_the_turned_suit_is_refused_where_the_rules_follow_000():
-    """000: abundance is for "a particular suit, which was not the suit the dealer exposed";
+    """Primer: abundance is for "a particular suit, which was not the suit the dealer exposed";
     "Abundance in Trumps ... will use the suit exposed by the dealer as the trump suit"."""
     hand = Hand(P, "abundance", declarer="Ann", tricks=9, trump="hearts", turned_suit="hearts")
     with pytest.raises(InvalidHand, match="enter it as Royal Abundance"):
@@ -224,7 +224,7 @@ def test_an_abundance_in_the_turned_suit_is_refused_where_the_rules_follow_000()
     assert score_hand(other, STANDARD).amounts["Ann"] == 9
     royal = Hand(P, "royal_abundance", declarer="Ann", tricks=9, turned_suit="hearts")
     assert score_hand(royal, STANDARD).amounts["Ann"] == 9
-    # 001 only says the trump call "supersedes" the plain one: Hoyle's rules let it stand, and do
+    # Hoyle only says the trump call "supersedes" the plain one: Hoyle's rules let it stand, and do
     # not record the turned suit unless a club turns that on.
     hoyle = HOYLE.copy(record_turned_suit=True)
     assert score_hand(hand, hoyle).amounts["Ann"] == 54
@@ -252,7 +252,7 @@ def test_the_turned_suit_is_a_suit_and_only_where_the_rules_record_it():
 @pytest.mark.parametrize(
     ("contract", "tricks", "each"),
     [
-        # 000: "if everyone agrees that each point is equal to $1, then ... each of the other
+        # Primer: "if everyone agrees that each point is equal to $1, then ... each of the other
         # players must pay the winning player $1 apiece ... for a total of $3, but if the one
         # player has bid and made abundance, then each player owes the winning player $3 apiece
         # for a total of $9." In cents, a unit of 100.
@@ -286,7 +286,7 @@ def test_units_of_five_pence():
 @pytest.mark.parametrize("part", ["over", "under"])
 def test_extra_trick_values_on_contracts_without_extra_tricks_are_refused(contract, part):
     """A cents rule set with a misère under-trick of 5 used to be accepted and still paid 25:
-    001 "There are ... no over or under-tricks" at misère, "no under-tricks at the call of an
+    Hoyle "There are ... no over or under-tricks" at misère, "no under-tricks at the call of an
     abondance declarée"."""
     with pytest.raises(InvalidRuleSet, match="won or lost outright") as error:
         CENTS.with_stake(contract, **{part: 5})

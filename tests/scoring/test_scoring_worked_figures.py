@@ -1,7 +1,9 @@
-"""Every worked figure in the five rule texts (shared/rules-sources/), scored by scoring.score_hand.
+"""Every worked figure in the five rule texts (docs/rules.md lists them by title: Hoyle, the Primer,
+Anna Cubed, the Bidding table and the Cash table), scored by scoring.score_hand.
 
-Each case's id names the text and the figure; its `quote` is the passage the expected amounts are
-read from. Seats are Ann, Bob, Cat, Dan in clockwise order (Cat and Dan are A-B-C-D's C and D).
+Each case's id names the text (its short title) and the figure; its `quote` is the passage the
+expected amounts are read from. Seats are Ann, Bob, Cat, Dan in clockwise order (Cat and Dan are
+A-B-C-D's C and D).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ def each(declarer_amount: int, other: int, players=FOUR, declarer="Ann") -> dict
 HOYLE_CASES = [
     # --- The Stakes: solo -------------------------------------------------------------------
     Case(
-        "001-solo-made-exactly-1s6d",
+        "hoyle-solo-made-exactly-1s6d",
         "the solo, would therefore earn him who made it 1s. 6d., or more—that is, the three "
         "sixpences, with over-tricks or not",
         "hoyle",
@@ -53,7 +55,7 @@ HOYLE_CASES = [
         made=True,
     ),
     Case(
-        "001-solo-made-two-over-or-more",
+        "hoyle-solo-made-two-over-or-more",
         "1s. 6d., or more—that is, the three sixpences, with over-tricks or not ... 1d. each "
         "for every trick over",
         "hoyle",
@@ -64,7 +66,7 @@ HOYLE_CASES = [
         over=2,
     ),
     Case(
-        "001-solo-one-short-1s9d",
+        "hoyle-solo-one-short-1s9d",
         "in the event of his failing to make five tricks, it would cost him 1s. 9d., or more, "
         "that is, three sixpences, with 3d. (or more) for the under-tricks",
         "hoyle",
@@ -75,7 +77,7 @@ HOYLE_CASES = [
         under=1,
     ),
     Case(
-        "001-solo-three-short-or-more",
+        "hoyle-solo-three-short-or-more",
         "it would cost him 1s. 9d., or more, that is, three sixpences, with 3d. (or more) for "
         "the under-tricks",
         "hoyle",
@@ -86,7 +88,7 @@ HOYLE_CASES = [
         under=3,
     ),
     Case(
-        "001-solo-no-tricks",
+        "hoyle-solo-no-tricks",
         "1d. for each under-trick, that is, every trick under [the target]",
         "hoyle",
         "solo",
@@ -97,7 +99,7 @@ HOYLE_CASES = [
     ),
     # --- The Stakes: proposition and acceptance ---------------------------------------------
     Case(
-        "001-prop-cop-made-exactly-6d-each",
+        "hoyle-prop-cop-made-exactly-6d-each",
         "the partners receive 6d. each if they make eight tricks ... It will be seen that they "
         "can each win the 6d. exactly",
         "hoyle",
@@ -108,7 +110,7 @@ HOYLE_CASES = [
         partner="Bob",
     ),
     Case(
-        "001-prop-cop-two-over",
+        "hoyle-prop-cop-two-over",
         "and 1d. each for every trick over eight",
         "hoyle",
         "prop_cop",
@@ -119,7 +121,7 @@ HOYLE_CASES = [
         partner="Bob",
     ),
     Case(
-        "001-prop-cop-slam-1s4d",
+        "hoyle-prop-cop-slam-1s4d",
         "If they, however, make a 'slam,' ... they would receive 1s. 4d., that is, double for "
         "the over-tricks—five over-tricks at 2d. each = 10d., and 6d. for the original "
         "declaration",
@@ -132,7 +134,7 @@ HOYLE_CASES = [
         partner="Bob",
     ),
     Case(
-        "001-prop-cop-twelve-tricks-not-a-slam",
+        "hoyle-prop-cop-twelve-tricks-not-a-slam",
         "1d. each for every trick over eight (only the slam doubles the over-tricks)",
         "hoyle",
         "prop_cop",
@@ -143,7 +145,7 @@ HOYLE_CASES = [
         partner="Bob",
     ),
     Case(
-        "001-prop-cop-one-short-7d-each",
+        "hoyle-prop-cop-one-short-7d-each",
         "Should they fail to make eight tricks, they pay their opponents 6d. each, and 1d. for "
         "each under-trick ... if they lose they must lose 7d. each, or more",
         "hoyle",
@@ -155,7 +157,7 @@ HOYLE_CASES = [
         partner="Bob",
     ),
     Case(
-        "001-prop-cop-three-short-or-more",
+        "hoyle-prop-cop-three-short-or-more",
         "they must lose 7d. each, or more",
         "hoyle",
         "prop_cop",
@@ -166,7 +168,7 @@ HOYLE_CASES = [
         partner="Bob",
     ),
     Case(
-        "001-prop-cop-eldest-accepts-second",
+        "hoyle-prop-cop-eldest-accepts-second",
         "the eldest hand passes, the second proposes, the third and fourth pass, and the eldest "
         "hand accepts, then ... A, B would be partners against C, D",
         "hoyle",
@@ -179,7 +181,7 @@ HOYLE_CASES = [
         partner="Ann",
     ),
     Case(
-        "001-prop-cop-partners-across-the-table",
+        "hoyle-prop-cop-partners-across-the-table",
         "two players (wherever they sit), undertake to make eight of the thirteen tricks ... "
         "A pays to or receives from C, and B pays to or receives from D",
         "hoyle",
@@ -191,7 +193,7 @@ HOYLE_CASES = [
     ),
     # --- The Stakes: misère -----------------------------------------------------------------
     Case(
-        "001-misere-made-1s-from-each",
+        "hoyle-misere-made-1s-from-each",
         "If he makes the declaration, he receives 1s. from each of the others",
         "hoyle",
         "misere",
@@ -200,7 +202,7 @@ HOYLE_CASES = [
         made=True,
     ),
     Case(
-        "001-misere-failed-1s-each",
+        "hoyle-misere-failed-1s-each",
         "The misère costs 1s., neither more nor less, therefore the caller risks losing 3s. in "
         "calling misère ... if he fails, he pays 1s. each",
         "hoyle",
@@ -210,7 +212,7 @@ HOYLE_CASES = [
         made=False,
     ),
     Case(
-        "001-misere-failed-no-under-tricks",
+        "hoyle-misere-failed-no-under-tricks",
         "There are in this case no over or under-tricks, the misère having to be played right "
         "out to win, and being defeated directly the caller has to take a trick",
         "hoyle",
@@ -221,7 +223,7 @@ HOYLE_CASES = [
     ),
     # --- The Stakes: abondance --------------------------------------------------------------
     Case(
-        "001-abundance-made-exactly-1s6d",
+        "hoyle-abundance-made-exactly-1s6d",
         "abondances at 1s. 6d.",
         "hoyle",
         "abundance",
@@ -230,7 +232,7 @@ HOYLE_CASES = [
         made=True,
     ),
     Case(
-        "001-abundance-ten-tricks-1s8d",
+        "hoyle-abundance-ten-tricks-1s8d",
         "A player making ten tricks would, with double over-tricks, receive 1s. 8d. from each",
         "hoyle",
         "abundance",
@@ -240,7 +242,7 @@ HOYLE_CASES = [
         over=1,
     ),
     Case(
-        "001-abundance-eight-tricks-1s7d",
+        "hoyle-abundance-eight-tricks-1s7d",
         "if he only made eight tricks, would pay 1s. 7d. each",
         "hoyle",
         "abundance",
@@ -250,7 +252,7 @@ HOYLE_CASES = [
         under=1,
     ),
     Case(
-        "001-abundance-under-tricks-not-doubled",
+        "hoyle-abundance-under-tricks-not-doubled",
         "it is not uncommon here to double the value of the over-tricks, but not of the "
         "under-tricks",
         "hoyle",
@@ -261,7 +263,7 @@ HOYLE_CASES = [
         under=3,
     ),
     Case(
-        "001-royal-abundance-ten-tricks",
+        "hoyle-royal-abundance-ten-tricks",
         "An abondance in trumps is of the same money value as another abondance",
         "hoyle",
         "royal_abundance",
@@ -271,7 +273,7 @@ HOYLE_CASES = [
         over=1,
     ),
     Case(
-        "001-royal-abundance-eight-tricks",
+        "hoyle-royal-abundance-eight-tricks",
         "An abondance in trumps is of the same money value as another abondance",
         "hoyle",
         "royal_abundance",
@@ -281,7 +283,7 @@ HOYLE_CASES = [
         under=1,
     ),
     Case(
-        "001-open-misere-double-misere-made",
+        "hoyle-open-misere-double-misere-made",
         "the misère ouverte is double the price of the ordinary misère",
         "hoyle",
         "open_misere",
@@ -290,7 +292,7 @@ HOYLE_CASES = [
         made=True,
     ),
     Case(
-        "001-open-misere-double-misere-failed",
+        "hoyle-open-misere-double-misere-failed",
         "the misère ouverte is double the price of the ordinary misère",
         "hoyle",
         "open_misere",
@@ -299,7 +301,7 @@ HOYLE_CASES = [
         made=False,
     ),
     Case(
-        "001-abundance-declared-double-abundance",
+        "hoyle-abundance-declared-double-abundance",
         "the abondance declarée double the price of the ordinary abondance",
         "hoyle",
         "abundance_declared",
@@ -308,7 +310,7 @@ HOYLE_CASES = [
         made=True,
     ),
     Case(
-        "001-abundance-declared-one-lost-no-under-tricks",
+        "hoyle-abundance-declared-one-lost-no-under-tricks",
         "There are no under-tricks at the call of an abondance declarée, as the caller is "
         "beaten directly he loses a trick",
         "hoyle",
@@ -318,7 +320,7 @@ HOYLE_CASES = [
         made=False,
     ),
     Case(
-        "001-abundance-declared-many-lost-still-no-under-tricks",
+        "hoyle-abundance-declared-many-lost-still-no-under-tricks",
         "There are no under-tricks at the call of an abondance declarée",
         "hoyle",
         "abundance_declared",
@@ -328,7 +330,7 @@ HOYLE_CASES = [
     ),
     # --- A Digest of the Laws: revokes ------------------------------------------------------
     Case(
-        "001-revoke-solo-caller-made-eight-pays-6d",
+        "hoyle-revoke-solo-caller-made-eight-pays-6d",
         "supposing a solo-caller revokes, and he has made eight or nine tricks, he would, after "
         "the penalty was paid, have made enough to win the solo. He then only pays 6d., at the "
         "stakes which we have been explaining, to each of his opponents",
@@ -340,7 +342,7 @@ HOYLE_CASES = [
         revoke_by="Ann",
     ),
     Case(
-        "001-revoke-solo-caller-made-nine-pays-6d",
+        "hoyle-revoke-solo-caller-made-nine-pays-6d",
         "supposing a solo-caller revokes, and he has made eight or nine tricks ... He then only "
         "pays 6d. ... to each of his opponents",
         "hoyle",
@@ -351,7 +353,7 @@ HOYLE_CASES = [
         revoke_by="Ann",
     ),
     Case(
-        "001-revoke-solo-caller-drops-one-below",
+        "hoyle-revoke-solo-caller-drops-one-below",
         "If, however, the forfeiture of the tricks brings the offender's number down below the "
         "score required by the declaration, then for each trick short the agreed-upon price of "
         "an under-trick must also be paid",
@@ -364,7 +366,7 @@ HOYLE_CASES = [
         revoke_by="Ann",
     ),
     Case(
-        "001-revoke-solo-caller-drops-two-below",
+        "hoyle-revoke-solo-caller-drops-two-below",
         "for each trick short the agreed-upon price of an under-trick must also be paid",
         "hoyle",
         "solo",
@@ -375,7 +377,7 @@ HOYLE_CASES = [
         revoke_by="Ann",
     ),
     Case(
-        "001-revoke-abundance-caller-drops-below",
+        "hoyle-revoke-abundance-caller-drops-below",
         "The penalty for every revoke is the loss of three tricks from the score of the revoking "
         "side ... for each trick short the agreed-upon price of an under-trick must also be paid",
         "hoyle",
@@ -387,7 +389,7 @@ HOYLE_CASES = [
         revoke_by="Ann",
     ),
     Case(
-        "001-revoke-prop-cop-partners-share-the-fine",
+        "hoyle-revoke-prop-cop-partners-share-the-fine",
         "The actual offender pays the stakes in all cases of a revoke, except in the instance of "
         "a proposer and acceptor, who, being voluntary partners, pay the fine between them",
         "hoyle",
@@ -400,7 +402,7 @@ HOYLE_CASES = [
         revoke_by="Bob",
     ),
     Case(
-        "001-revoke-prop-cop-partners-still-enough-tricks",
+        "hoyle-revoke-prop-cop-partners-still-enough-tricks",
         "No revoking player or partnership can win a declaration ... he simply loses the "
         "declaration",
         "hoyle",
@@ -412,7 +414,7 @@ HOYLE_CASES = [
         revoke_by="Ann",
     ),
     Case(
-        "001-revoke-defender-against-solo-pays-for-the-side",
+        "hoyle-revoke-defender-against-solo-pays-for-the-side",
         "The actual offender pays the stakes in all cases of a revoke",
         "hoyle",
         "solo",
@@ -423,7 +425,7 @@ HOYLE_CASES = [
         revoke_by="Bob",
     ),
     Case(
-        "001-revoke-defender-against-solo-already-made",
+        "hoyle-revoke-defender-against-solo-already-made",
         "The penalty for every revoke is the loss of three tricks from the score of the revoking "
         "side ... The actual offender pays the stakes",
         "hoyle",
@@ -435,7 +437,7 @@ HOYLE_CASES = [
         revoke_by="Dan",
     ),
     Case(
-        "001-revoke-defender-against-prop-cop",
+        "hoyle-revoke-defender-against-prop-cop",
         "The actual offender pays the stakes in all cases of a revoke (each partner still "
         "receives once)",
         "hoyle",
@@ -448,7 +450,7 @@ HOYLE_CASES = [
         revoke_by="Cat",
     ),
     Case(
-        "001-revoke-against-misere-wins-it",
+        "hoyle-revoke-against-misere-wins-it",
         "If a card is exposed by one of the adversaries of a misère or misère ouverte, the "
         "misère-caller can immediately claim the stakes ... the stakes being paid by the "
         "offender for himself and his partners. The misère-caller can enforce the same penalty "
@@ -461,7 +463,7 @@ HOYLE_CASES = [
         revoke_by="Cat",
     ),
     Case(
-        "001-revoke-against-open-misere-wins-it",
+        "hoyle-revoke-against-open-misere-wins-it",
         "the misère-caller can immediately claim the stakes, and is regarded as having won the "
         "declaration, the stakes being paid by the offender for himself and his partners",
         "hoyle",
@@ -472,7 +474,7 @@ HOYLE_CASES = [
         revoke_by="Dan",
     ),
     Case(
-        "001-revoke-by-misere-caller-loses-it",
+        "hoyle-revoke-by-misere-caller-loses-it",
         "No revoking player or partnership can win a declaration",
         "hoyle",
         "misere",
@@ -482,7 +484,7 @@ HOYLE_CASES = [
         revoke_by="Ann",
     ),
     Case(
-        "001-revoke-by-abundance-declared-caller-loses-it",
+        "hoyle-revoke-by-abundance-declared-caller-loses-it",
         "No revoking player or partnership can win a declaration",
         "hoyle",
         "abundance_declared",
@@ -493,7 +495,7 @@ HOYLE_CASES = [
     ),
     # --- Solo Whist for three players -------------------------------------------------------
     Case(
-        "001-three-players-solo-made-from-two",
+        "hoyle-three-players-solo-made-from-two",
         "Solo Whist for three players ... the solo being the lowest call (the stakes being paid "
         "to or by every one of the adversaries)",
         "hoyle",
@@ -505,7 +507,7 @@ HOYLE_CASES = [
         players=THREE,
     ),
     Case(
-        "001-three-players-solo-failed-to-two",
+        "hoyle-three-players-solo-failed-to-two",
         "in the event of his failing to make five tricks, it would cost him ... three sixpences "
         "(two among three players), with ... the under-tricks",
         "hoyle",
@@ -517,7 +519,7 @@ HOYLE_CASES = [
         players=THREE,
     ),
     Case(
-        "001-three-players-misere-from-two",
+        "hoyle-three-players-misere-from-two",
         "If he makes the declaration, he receives 1s. from each of the others",
         "hoyle",
         "misere",
@@ -531,7 +533,7 @@ HOYLE_CASES = [
 
 STANDARD_CASES = [
     Case(
-        "000-solo-made-1-apiece-total-3",
+        "primer-solo-made-1-apiece-total-3",
         "If one player bids and makes solo, as another example, each of the other players must "
         "pay the winning player $1 apiece ... for a total of $3",
         "standard",
@@ -541,7 +543,7 @@ STANDARD_CASES = [
         made=True,
     ),
     Case(
-        "000-solo-overtricks-not-paid",
+        "primer-solo-overtricks-not-paid",
         "each of the other players must pay the winning player $1 apiece (no over-tricks in "
         "this text)",
         "standard",
@@ -552,7 +554,7 @@ STANDARD_CASES = [
         over=4,
     ),
     Case(
-        "000-abundance-made-3-apiece-total-9",
+        "primer-abundance-made-3-apiece-total-9",
         "if the one player has bid and made abundance, then each player owes the winning player "
         "$3 apiece for a total of $9",
         "standard",
@@ -562,7 +564,7 @@ STANDARD_CASES = [
         made=True,
     ),
     Case(
-        "000-prop-cop-made-other-two-owe-1-each",
+        "primer-prop-cop-made-other-two-owe-1-each",
         "if two players bid and make the eight tricks (or more) for a prop and cop bid, the "
         "other two players owe $1 each which goes to the winning players",
         "standard",
@@ -574,7 +576,7 @@ STANDARD_CASES = [
         partner="Dan",
     ),
     Case(
-        "000-prop-cop-failed-pay-1-each",
+        "primer-prop-cop-failed-pay-1-each",
         "However if the two fail to reach eight tricks in their prop and cop bid, they will in "
         "turn pay their opponents $1 each",
         "standard",
@@ -586,7 +588,7 @@ STANDARD_CASES = [
         partner="Dan",
     ),
     Case(
-        "003-prop-cop-both-proposer-and-accepter-score",
+        "bidding-table-prop-cop-both-proposer-and-accepter-score",
         "Prop and Cop ... +/- 1 Both proposer and accepter score.",
         "standard",
         "prop_cop",
@@ -597,7 +599,7 @@ STANDARD_CASES = [
         partner="Cat",
     ),
     Case(
-        "003-solo-failed-minus-3",
+        "bidding-table-solo-failed-minus-3",
         "Solo One player attempts to make five tricks alone +/- 3 (wins or loses one unit from "
         "other players)",
         "standard",
@@ -608,7 +610,7 @@ STANDARD_CASES = [
         under=4,
     ),
     Case(
-        "003-misere-plus-6",
+        "bidding-table-misere-plus-6",
         "Misère One player thinks they will win no tricks +/- 6 (wins or loses two units from "
         "other players)",
         "standard",
@@ -618,7 +620,7 @@ STANDARD_CASES = [
         made=True,
     ),
     Case(
-        "003-misere-minus-6",
+        "bidding-table-misere-minus-6",
         "Misère ... +/- 6 (wins or loses two units from other players)",
         "standard",
         "misere",
@@ -627,7 +629,7 @@ STANDARD_CASES = [
         made=False,
     ),
     Case(
-        "003-abundance-minus-9",
+        "bidding-table-abundance-minus-9",
         "Abundance One player thinks they can win nine tricks +/- 9 (wins or loses three units "
         "from other players)",
         "standard",
@@ -638,7 +640,7 @@ STANDARD_CASES = [
         under=2,
     ),
     Case(
-        "003-royal-abundance-plus-9",
+        "bidding-table-royal-abundance-plus-9",
         "Royal Abundance One player thinks they can win nine tricks in the current trump +/- 9",
         "standard",
         "royal_abundance",
@@ -648,7 +650,7 @@ STANDARD_CASES = [
         over=2,
     ),
     Case(
-        "003-open-misere-plus-12",
+        "bidding-table-open-misere-plus-12",
         "Misère Ouverte ... +/- 12 (wins or loses four units from other players)",
         "standard",
         "open_misere",
@@ -657,7 +659,7 @@ STANDARD_CASES = [
         made=True,
     ),
     Case(
-        "003-abundance-declared-plus-18",
+        "bidding-table-abundance-declared-plus-18",
         "Abundance Declared One player thinks they can win all 13 tricks +/- 18 (wins or loses "
         "six units from other players)",
         "standard",
@@ -667,7 +669,7 @@ STANDARD_CASES = [
         made=True,
     ),
     Case(
-        "003-abundance-declared-minus-18",
+        "bidding-table-abundance-declared-minus-18",
         "Abundance Declared ... +/- 18 (wins or loses six units from other players)",
         "standard",
         "abundance_declared",
@@ -679,7 +681,7 @@ STANDARD_CASES = [
 
 ANNA_CUBED_CASES = [
     Case(
-        "002-solo-made-scores-1-others-not-penalised",
+        "anna-cubed-solo-made-scores-1-others-not-penalised",
         "If a player wins or makes the contract they receive the points for that bet which are "
         "added to their current score. Other players are not penalised.",
         "anna-cubed",
@@ -690,7 +692,7 @@ ANNA_CUBED_CASES = [
         over=2,
     ),
     Case(
-        "002-prop-and-cop-each-score-1",
+        "anna-cubed-prop-and-cop-each-score-1",
         "Prop 1 ... Cop 1 (Table 1); Bidder accepts a previous player's proposal to make 8 tricks",
         "anna-cubed",
         "prop_cop",
@@ -700,7 +702,7 @@ ANNA_CUBED_CASES = [
         partner="Cat",
     ),
     Case(
-        "002-prop-cop-failed-scores-nothing",
+        "anna-cubed-prop-cop-failed-scores-nothing",
         "if the player fails to make their contract then no points are awarded to or removed "
         "from any player in that round",
         "anna-cubed",
@@ -712,7 +714,7 @@ ANNA_CUBED_CASES = [
         partner="Cat",
     ),
     Case(
-        "002-solo-failed-scores-nothing",
+        "anna-cubed-solo-failed-scores-nothing",
         "if the player fails to make their contract then no points are awarded to or removed "
         "from any player in that round",
         "anna-cubed",
@@ -723,7 +725,7 @@ ANNA_CUBED_CASES = [
         under=3,
     ),
     Case(
-        "002-misere-2",
+        "anna-cubed-misere-2",
         "Misere 2 Bidder aims to lose all tricks playing alone with no trump suit.",
         "anna-cubed",
         "misere",
@@ -732,7 +734,7 @@ ANNA_CUBED_CASES = [
         made=True,
     ),
     Case(
-        "002-abundance-3",
+        "anna-cubed-abundance-3",
         "Abundance 3 Bidder aims to win 9 tricks playing alone.",
         "anna-cubed",
         "abundance",
@@ -742,7 +744,7 @@ ANNA_CUBED_CASES = [
         over=1,
     ),
     Case(
-        "002-abundance-trumps-3",
+        "anna-cubed-abundance-trumps-3",
         "Abundance Trumps 3 Player aims to win 9 tricks playing alone in the current trump suit.",
         "anna-cubed",
         "royal_abundance",
@@ -751,7 +753,7 @@ ANNA_CUBED_CASES = [
         made=True,
     ),
     Case(
-        "002-misere-ouverte-4",
+        "anna-cubed-misere-ouverte-4",
         "Misere Ouverte 4 Bidder aims to lose all tricks playing alone with no trump suit.",
         "anna-cubed",
         "open_misere",
@@ -761,7 +763,7 @@ ANNA_CUBED_CASES = [
         declarer="Dan",
     ),
     Case(
-        "002-abundance-declared-6",
+        "anna-cubed-abundance-declared-6",
         "Abundance Declared 6 Bidder aims to win all tricks playing alone.",
         "anna-cubed",
         "abundance_declared",
@@ -770,7 +772,7 @@ ANNA_CUBED_CASES = [
         made=True,
     ),
     Case(
-        "002-abundance-declared-failed-nothing",
+        "anna-cubed-abundance-declared-failed-nothing",
         "no points are awarded to or removed from any player in that round",
         "anna-cubed",
         "abundance_declared",
@@ -782,7 +784,7 @@ ANNA_CUBED_CASES = [
 
 CENTS_CASES = [
     Case(
-        "004-prop-cop-10-made-exactly",
+        "cash-table-prop-cop-10-made-exactly",
         "Prop/Cop - $0.10 + $.01 per overtrick",
         "cents",
         "prop_cop",
@@ -792,7 +794,7 @@ CENTS_CASES = [
         partner="Cat",
     ),
     Case(
-        "004-prop-cop-10-plus-1-per-overtrick",
+        "cash-table-prop-cop-10-plus-1-per-overtrick",
         "Prop/Cop - $0.10 + $.01 per overtrick",
         "cents",
         "prop_cop",
@@ -803,7 +805,7 @@ CENTS_CASES = [
         partner="Cat",
     ),
     Case(
-        "004-prop-cop-slam-not-doubled",
+        "cash-table-prop-cop-slam-not-doubled",
         "Prop/Cop - $0.10 + $.01 per overtrick (no slam bonus in this text)",
         "cents",
         "prop_cop",
@@ -814,7 +816,7 @@ CENTS_CASES = [
         partner="Cat",
     ),
     Case(
-        "004-prop-cop-failed-bare-stake",
+        "cash-table-prop-cop-failed-bare-stake",
         "else the soloist pays the amount to every opponent (no under-trick price is named)",
         "cents",
         "prop_cop",
@@ -825,7 +827,7 @@ CENTS_CASES = [
         partner="Cat",
     ),
     Case(
-        "004-solo-10-plus-1-per-OT",
+        "cash-table-solo-10-plus-1-per-OT",
         "Solo - $0.10 + $0.01 per OT",
         "cents",
         "solo",
@@ -835,7 +837,7 @@ CENTS_CASES = [
         over=2,
     ),
     Case(
-        "004-solo-failed-bare-stake",
+        "cash-table-solo-failed-bare-stake",
         "if bid was successful, opponents pay the amount to the soloist, else the soloist pays "
         "the amount to every opponent",
         "cents",
@@ -846,7 +848,7 @@ CENTS_CASES = [
         under=4,
     ),
     Case(
-        "004-misere-25",
+        "cash-table-misere-25",
         "Misere - $0.25",
         "cents",
         "misere",
@@ -855,7 +857,7 @@ CENTS_CASES = [
         made=True,
     ),
     Case(
-        "004-abondance-50-no-overtricks",
+        "cash-table-abondance-50-no-overtricks",
         "Abondance - $0.50",
         "cents",
         "abundance",
@@ -865,7 +867,7 @@ CENTS_CASES = [
         over=2,
     ),
     Case(
-        "004-abondance-failed-50",
+        "cash-table-abondance-failed-50",
         "Abondance - $0.50 ... else the soloist pays the amount to every opponent",
         "cents",
         "abundance",
@@ -875,7 +877,7 @@ CENTS_CASES = [
         under=3,
     ),
     Case(
-        "004-royal-60",
+        "cash-table-royal-60",
         "Royal - $0.60",
         "cents",
         "royal_abundance",
@@ -884,7 +886,7 @@ CENTS_CASES = [
         made=True,
     ),
     Case(
-        "004-open-75",
+        "cash-table-open-75",
         "Open - $0.75",
         "cents",
         "open_misere",
@@ -893,7 +895,7 @@ CENTS_CASES = [
         made=True,
     ),
     Case(
-        "004-slam-100",
+        "cash-table-slam-100",
         "Slam - $1.00",
         "cents",
         "abundance_declared",
@@ -902,7 +904,7 @@ CENTS_CASES = [
         made=True,
     ),
     Case(
-        "004-slam-failed-100",
+        "cash-table-slam-failed-100",
         "Slam - $1.00 ... else the soloist pays the amount to every opponent",
         "cents",
         "abundance_declared",
@@ -945,15 +947,15 @@ def test_worked_figure(case: Case) -> None:
             FOUR,
             "Cat",
             {"Ann": 6, "Bob": 6, "Cat": -18, "Dan": 6},
-            id="001-general-misere-four-players",
+            id="hoyle-general-misere-four-players",
         ),
         pytest.param(
-            THREE, "Ann", {"Ann": -12, "Bob": 6, "Cat": 6}, id="001-general-misere-three-players"
+            THREE, "Ann", {"Ann": -12, "Bob": 6, "Cat": 6}, id="hoyle-general-misere-three-players"
         ),
     ],
 )
 def test_hoyle_general_misere(players, loser, expected) -> None:
-    # 001: "the player who takes the last or thirteenth trick pays an agreed stake, equal as a
+    # Hoyle: "the player who takes the last or thirteenth trick pays an agreed stake, equal as a
     # rule to the stake of a solo, to each of his adversaries".
     rules = scoring.preset("hoyle").copy(all_passed=AllPassed.GENERAL_MISERE)
     assert rules.general_misere_stake == rules.stake(Contract.SOLO).base == 6
@@ -969,16 +971,18 @@ def test_hoyle_general_misere(players, loser, expected) -> None:
 @pytest.mark.parametrize(
     ("rules", "summary"),
     [
-        # 001: "In the case of all the players passing, the cards are thrown up, and there is a
+        # Hoyle: "In the case of all the players passing, the cards are thrown up, and there is a
         # fresh deal by the next player in rotation."
-        pytest.param("hoyle", "All passed: redeal", id="001-all-pass-fresh-deal"),
-        # 000: "In the event that all players pass, they can discard their hands and the deal
-        # will rotate clockwise to the next dealer"; 003: "the hands are thrown in and dealt
-        # again".
-        pytest.param("standard", "All passed: redeal", id="000-003-all-pass-thrown-in"),
-        # 002: "A goulash occurs if all four players pass."
-        pytest.param("anna-cubed", "All passed: goulash", id="002-all-pass-goulash"),
-        pytest.param("cents", "All passed: redeal", id="004-all-pass-redeal"),
+        pytest.param("hoyle", "All passed: redeal", id="hoyle-all-pass-fresh-deal"),
+        # Primer: "In the event that all players pass, they can discard their hands and the deal
+        # will rotate clockwise to the next dealer"; Bidding table: "the hands are thrown in and
+        # dealt again".
+        pytest.param(
+            "standard", "All passed: redeal", id="primer-bidding-table-all-pass-thrown-in"
+        ),
+        # Anna Cubed: "A goulash occurs if all four players pass."
+        pytest.param("anna-cubed", "All passed: goulash", id="anna-cubed-all-pass-goulash"),
+        pytest.param("cents", "All passed: redeal", id="cash-table-all-pass-redeal"),
     ],
 )
 @pytest.mark.parametrize("contract", [None, "all_passed"], ids=["None", "all_passed"])
@@ -989,11 +993,11 @@ def test_all_passed_scores_nothing(rules, summary, contract) -> None:
     assert result.stake == 0
 
 
-# --- Five and three players (001) ---------------------------------------------------------------
+# --- Five and three players (Hoyle) --------------------------------------------------------------
 
 
 def test_hoyle_five_players_dealer_right_sits_out_and_neither_pays_nor_receives() -> None:
-    # 001: "Where the table consists of five, one man stands out every round, the person chosen
+    # Hoyle: "Where the table consists of five, one man stands out every round, the person chosen
     # being he who sits to the dealer's right. The person standing out neither pays nor receives
     # on that round."
     rules = scoring.preset("hoyle")
@@ -1007,7 +1011,7 @@ def test_hoyle_five_players_dealer_right_sits_out_and_neither_pays_nor_receives(
 
 
 def test_hoyle_three_players_have_no_proposal_and_acceptance() -> None:
-    # 001: "Solo Whist for three players ... There is in this no proposal and acceptance, the
+    # Hoyle: "Solo Whist for three players ... There is in this no proposal and acceptance, the
     # solo being the lowest call."
     assert Contract.PROP_COP not in legal_contracts(3)
     assert min(legal_contracts(3), key=lambda c: c.rank) is Contract.SOLO
@@ -1015,23 +1019,23 @@ def test_hoyle_three_players_have_no_proposal_and_acceptance() -> None:
         score_hand(Hand(THREE, "prop_cop", "Ann", partner="Bob", tricks=8), scoring.preset("hoyle"))
 
 
-# --- Anna Cubed trump rotation (002) ------------------------------------------------------------
+# --- Anna Cubed trump rotation (section 5 "The Play") --------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("hand_number", "trump"),
     [
         # "The trump suit in the first hand is always Hearts."
-        pytest.param(1, scoring.Trump.HEARTS, id="002-first-hand-hearts"),
+        pytest.param(1, scoring.Trump.HEARTS, id="anna-cubed-first-hand-hearts"),
         # "The order is always Hearts, Clubs, Diamonds, Spades, and No Trumps."
-        pytest.param(2, scoring.Trump.CLUBS, id="002-second-clubs"),
-        pytest.param(3, scoring.Trump.DIAMONDS, id="002-third-diamonds"),
-        pytest.param(4, scoring.Trump.SPADES, id="002-fourth-spades"),
-        pytest.param(5, scoring.Trump.NO_TRUMPS, id="002-fifth-no-trumps"),
+        pytest.param(2, scoring.Trump.CLUBS, id="anna-cubed-second-clubs"),
+        pytest.param(3, scoring.Trump.DIAMONDS, id="anna-cubed-third-diamonds"),
+        pytest.param(4, scoring.Trump.SPADES, id="anna-cubed-fourth-spades"),
+        pytest.param(5, scoring.Trump.NO_TRUMPS, id="anna-cubed-fifth-no-trumps"),
         # "These are cycled; after No Trumps comes Hearts."
-        pytest.param(6, scoring.Trump.HEARTS, id="002-after-no-trumps-hearts"),
-        pytest.param(7, scoring.Trump.CLUBS, id="002-cycle-again-clubs"),
-        pytest.param(23, scoring.Trump.DIAMONDS, id="002-many-hands-later"),
+        pytest.param(6, scoring.Trump.HEARTS, id="anna-cubed-after-no-trumps-hearts"),
+        pytest.param(7, scoring.Trump.CLUBS, id="anna-cubed-cycle-again-clubs"),
+        pytest.param(23, scoring.Trump.DIAMONDS, id="anna-cubed-many-hands-later"),
     ],
 )
 def test_anna_cubed_trump_rotation(hand_number, trump) -> None:
@@ -1039,7 +1043,7 @@ def test_anna_cubed_trump_rotation(hand_number, trump) -> None:
 
 
 def test_anna_cubed_rotation_ignores_the_trump_a_bid_chose() -> None:
-    # 002: "Clubs is the current trump suit. A player successfully bets Abundance and chooses
+    # Anna Cubed: "Clubs is the current trump suit. A player successfully bets Abundance and chooses
     # Spades as trumps. Once the hand has been played to completion the next trump suit will be
     # Diamonds." The rotation depends on the hand number only.
     rules = scoring.preset("anna-cubed")

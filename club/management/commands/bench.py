@@ -13,6 +13,7 @@ Each figure's module is in club/bench/. The figures are for the configured datab
 from __future__ import annotations
 
 import statistics
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
@@ -82,19 +83,19 @@ class Command(BaseCommand):
             help="only the after-the-night figures (club/bench/ledger.py): publishing, the ledger",
         )
 
-    def handle(self, *args: object, **options: object) -> None:
+    def handle(self, *args: object, **options: Any) -> None:
         if options["many_clubs"]:
             from club.bench import many_clubs
 
             try:
                 lines = many_clubs.run(
-                    clubs=int(options["clubs"]),  # type: ignore[arg-type]
-                    tables=int(options["club_tables"]),  # type: ignore[arg-type]
-                    hands=int(options["club_hands"]),  # type: ignore[arg-type]
-                    port=int(options["port"]),  # type: ignore[arg-type]
-                    workers=int(options["workers"]),  # type: ignore[arg-type]
-                    threads=int(options["threads"]),  # type: ignore[arg-type]
-                    pace=float(options["pace"]),  # type: ignore[arg-type]
+                    clubs=int(options["clubs"]),
+                    tables=int(options["club_tables"]),
+                    hands=int(options["club_hands"]),
+                    port=int(options["port"]),
+                    workers=int(options["workers"]),
+                    threads=int(options["threads"]),
+                    pace=float(options["pace"]),
                 )
             except RuntimeError as error:
                 raise CommandError(str(error)) from error
@@ -105,11 +106,11 @@ class Command(BaseCommand):
             from club.bench.entry import run
 
             result = run(
-                tables=int(options["tables"]),  # type: ignore[arg-type]
-                hands=int(options["hands"]),  # type: ignore[arg-type]
-                port=int(options["port"]),  # type: ignore[arg-type]
-                workers=int(options["workers"]),  # type: ignore[arg-type]
-                threads=int(options["threads"]),  # type: ignore[arg-type]
+                tables=int(options["tables"]),
+                hands=int(options["hands"]),
+                port=int(options["port"]),
+                workers=int(options["workers"]),
+                threads=int(options["threads"]),
             )
             for line in result.lines():
                 self.stdout.write(line)
@@ -118,7 +119,7 @@ class Command(BaseCommand):
         unknown = [s for s in sizes if s not in SIZES]
         if unknown:
             raise CommandError(f"Unknown size {unknown[0]!r}: choose from {', '.join(SIZES)}")
-        runs = int(options["runs"])  # type: ignore[arg-type]
+        runs = int(options["runs"])
         if options["grades"]:
             return self._grades(Club.objects.get(slug=options["grades"]), runs)
         if options["statements"]:
@@ -128,34 +129,34 @@ class Command(BaseCommand):
                 self.stdout.write(line)
             return
         if options["draw"]:
-            from club.bench.draw import bench_draw, report
+            from club.bench import draw
 
-            for line in report(bench_draw()):
+            for line in draw.report(draw.bench_draw()):
                 self.stdout.write(line)
             return
         if options["save"]:
-            from club.bench.save import bench_save, report
+            from club.bench import save
 
-            for line in report(bench_save()):
+            for line in save.report(save.bench_save()):
                 self.stdout.write(line)
             return
         if options["live"]:
             self.stdout.write(f"Database: {connection.vendor}")
             return self._live(runs)
         if options["ledger"]:
-            from club.bench.ledger import run
+            from club.bench import ledger
 
             self.stdout.write(f"Database: {connection.vendor}")
-            run(self.stdout.write, runs)
+            ledger.run(self.stdout.write, runs)
             return
         vendor = connection.vendor
         if options["interchange"]:
-            from club.bench.interchange import bench_interchange, report
+            from club.bench import interchange
 
             self.stdout.write(f"Database: {vendor} ({connection.settings_dict['NAME']})")
             for size in sizes if options["sizes"] != "10k,100k,1m" else ["100k"]:
                 club = self._seed(size)
-                for line in report(club, bench_interchange(club)):
+                for line in interchange.report(club, interchange.bench_interchange(club)):
                     self.stdout.write(line)
             return
         self.stdout.write(f"Database: {vendor} ({connection.settings_dict['NAME']})")
@@ -166,18 +167,18 @@ class Command(BaseCommand):
         self.stdout.write(header)
         for size in sizes:
             club = self._seed(size)
-            lines = ScoreLine.objects.filter(season__club=club).count()
+            count = ScoreLine.objects.filter(season__club=club).count()
             for t in measure(club, runs):
                 lines_ms = f"{t.lines_ms:13.1f}" if t.lines_ms is not None else " " * 13
                 self.stdout.write(
-                    f"{size:>6} {lines:>9} {t.page:<10} {t.page_ms:8.1f} {t.sql_ms:7.1f} "
+                    f"{size:>6} {count:>9} {t.page:<10} {t.page_ms:8.1f} {t.sql_ms:7.1f} "
                     f"{t.ratio:6.2f} {t.aggregate_ms:12.1f} {t.queries:>7} {lines_ms}"
                 )
         # Printed sheets (club/bench/sheets.py): our PDF views against WeasyPrint on the same HTML.
-        from club.bench.sheets import bench_sheets, report
+        from club.bench import sheets
 
-        timings, final = bench_sheets(runs=max(3, runs // 3))
-        for line in report(timings, final):
+        timings, final = sheets.bench_sheets(runs=max(3, runs // 3))
+        for line in sheets.report(timings, final):
             self.stdout.write(line)
         self._grades(self._seed(sizes[-1]), runs)
 

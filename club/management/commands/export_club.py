@@ -1,4 +1,4 @@
-"""Write a club's data file (shared/INTERCHANGE.md): the whole club, one season or one night.
+"""Write a club's data file (docs/data-file.md): the whole club, one season or one night.
 
     python manage.py export_club SLUG [--output FILE] [--season NAME] [--night DATE]
     python manage.py export_club --all DIR
@@ -13,6 +13,7 @@ import datetime as dt
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -43,7 +44,7 @@ class Command(BaseCommand):
         parser.add_argument("--night", help="only the night(s) on this date (YYYY-MM-DD)")
         parser.add_argument("--all", metavar="DIR", help="write every club to DIR/<slug>.json")
 
-    def handle(self, *args: object, **options: object) -> None:
+    def handle(self, *args: object, **options: Any) -> None:
         slug, directory = options["slug"], options["all"]
         if directory:
             if slug or options["season"] or options["night"] or options["output"]:
@@ -55,7 +56,7 @@ class Command(BaseCommand):
         club = Club.objects.filter(slug=str(slug)).first()
         if club is None:
             raise CommandError(f"No club has the slug {slug!r}")
-        kwargs: dict[str, object] = {}
+        kwargs: dict[str, Any] = {}
         if options["season"]:
             season = club.seasons.filter(name=str(options["season"])).first()
             if season is None:
@@ -75,7 +76,7 @@ class Command(BaseCommand):
             if not nights.exists():
                 raise CommandError(f"{club.name} has no night on {date}")
             kwargs["nights"] = nights
-        text = export_text(club, **kwargs)  # type: ignore[arg-type]
+        text = export_text(club, **kwargs)
         if options["output"]:
             write_atomically(Path(str(options["output"])), text)
             self.stderr.write(f"Wrote {options['output']} ({len(text.encode()):,} bytes)")

@@ -1,4 +1,4 @@
-"""Read a club data file (shared/INTERCHANGE.md) or a paper-sheet CSV into the database.
+"""Read a club data file (docs/data-file.md) or a paper-sheet CSV into the database.
 
     python manage.py import_club FILE [--slug NEW] [--into SLUG] [--dry-run]
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -39,7 +40,7 @@ class Command(BaseCommand):
             help="do not rate the Solo grade now (run rebuild_grades later)",
         )
 
-    def handle(self, *args: object, **options: object) -> None:
+    def handle(self, *args: object, **options: Any) -> None:
         name = str(options["file"])
         if options["slug"] and options["into"]:
             raise CommandError("Give --slug (a new club) or --into (an existing one), not both")
@@ -53,7 +54,11 @@ class Command(BaseCommand):
             raise CommandError("A paper-sheet CSV adds nights to a club: give --into SLUG")
         raw = self._read(name)
         try:
-            doc = read_csv(raw, into) if is_csv else document.read(raw, existing_for(into))  # type: ignore[arg-type]
+            doc = (
+                read_csv(raw, into)
+                if is_csv and into is not None  # (refused above without --into)
+                else document.read(raw, existing_for(into))
+            )
             club, summary = import_document(
                 doc,
                 into=into,

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -17,7 +18,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug", nargs="?", help="the club's slug (default: every club)")
 
-    def handle(self, *args: object, slug: str | None = None, **options: object) -> None:
+    def handle(self, *args: object, slug: str | None = None, **options: Any) -> None:
         clubs = Club.objects.order_by("slug")
         if slug:
             clubs = clubs.filter(slug=slug)

@@ -14,7 +14,7 @@ import os
 import random
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.urls import reverse
@@ -27,10 +27,10 @@ from club.services.hands import next_hand, record_hand
 from club.services.setup import create_night
 
 if TYPE_CHECKING:  # Playwright is a test extra, imported when the command runs
-    from playwright.sync_api import Page
+    from playwright.sync_api import Page, ViewportSize
 
-DESKTOP = {"width": 1280, "height": 860}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 860}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 PASSWORD = "solo-demo"
 
 
@@ -41,7 +41,7 @@ class Command(BaseCommand):
         parser.add_argument("--base", required=True, help="the demo server, http://host:port")
         parser.add_argument("--out", default="docs/images", help="where the pictures go")
 
-    def handle(self, *args: object, **options: object) -> None:
+    def handle(self, *args: object, **options: Any) -> None:
         try:
             from playwright.sync_api import sync_playwright
         except ImportError:
@@ -56,13 +56,12 @@ class Command(BaseCommand):
         out = Path(str(options["out"]))
         out.mkdir(parents=True, exist_ok=True)
         tonight = _night_in_play(club)
-        table = tonight.tables.order_by("number").first()
+        table = tonight.tables.order_by("number")[0]
         link = table_links.night_links(tonight, None)[table.pk]
-        published = (
-            Night.objects.filter(season__club=club, published_at__isnull=False)
-            .order_by("-date")
-            .first()
-        )
+        assert link is not None  # the night in play has its links
+        published = Night.objects.filter(season__club=club, published_at__isnull=False).order_by(
+            "-date"
+        )[0]
         tournament = Tournament.objects.filter(club=club).order_by("-created_at").first()
         slug = club.slug
         desktop_pages = [
@@ -128,7 +127,7 @@ def _night_in_play(club: Club) -> Night:
     players = list(club.players.order_by("name")[:9])
     night = create_night(season, today, [(players[:4], 0), (players[4:9], 1)])
     rng = random.Random(7)
-    table = night.tables.order_by("number").first()
+    table = night.tables.order_by("number")[0]
     rules = season.rule_set.rules
     seats = [seat.player for seat in table.seats.order_by("position")]
     for _ in range(6):

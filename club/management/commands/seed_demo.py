@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from club.models import Club
@@ -28,9 +30,9 @@ class Command(BaseCommand):
             "--if-missing", action="store_true", help="do nothing when the club already exists"
         )
 
-    def handle(self, *args: object, **options: object) -> None:
+    def handle(self, *args: object, **options: Any) -> None:
         slug = str(options["club"])
-        hands = int(options["hands"])  # type: ignore[arg-type]
+        hands = int(options["hands"])
         if hands < 1:
             raise CommandError("--hands must be at least 1")
         existing = Club.objects.filter(slug=slug)
@@ -48,8 +50,8 @@ class Command(BaseCommand):
             slug=slug,
             hands=hands,
             preset=str(options["preset"]),
-            players=int(players),  # type: ignore[arg-type]
-            seed=int(options["seed"]),  # type: ignore[arg-type]
+            players=int(players),
+            seed=int(options["seed"]),
             name="Crown & Anchor Solo School" if slug == "demo" else f"Benchmark club {slug}",
         )
         showcase = None
@@ -58,7 +60,7 @@ class Command(BaseCommand):
             # finished tournament (club/services/demo_showcase.py).
             from club.services.demo_showcase import showcase as add_showcase
 
-            showcase = add_showcase(summary.club, seed=int(options["seed"]))  # type: ignore[arg-type]
+            showcase = add_showcase(summary.club, seed=int(options["seed"]))
         if not options["no_grades"]:
             from club.services.grades import rebuild
 
