@@ -20,6 +20,7 @@ from django.shortcuts import redirect, render
 from club.forms.hand_factories import following_hand_form, moved_on_form, posted_hand_form
 from club.forms.hand_words import outcome_text
 from club.forms.hands import HandForm
+from club.htmx import htmx
 from club.models import Hand
 from club.queries.table_sheet import TableSheet, saved_row
 from club.services import hands as hand_service
@@ -81,7 +82,7 @@ def saved_answer(
         return outcome_headers(response, "resent")
     assert form.entry is not None
     message = f"Hand {hand.number} saved: {outcome_text(form.entry, saved.scored, form.rules)}."
-    if not request.htmx:
+    if not htmx(request):
         messages.success(request, message)
         response = redirect(route.url("table") + "#entry")
     elif getattr(route.table.night, "tournament", None) is not None:
@@ -144,7 +145,7 @@ def _with_next_form(
 
 def _invalid(request: HttpRequest, route: TableRoute, form: HandForm) -> HttpResponse:
     form.focus_first_error()
-    if request.htmx:
+    if htmx(request):
         response = entry_area(request, route, status=422, form=form)
     else:
         response = whole_page(request, route, status=422, form=form)
@@ -172,7 +173,7 @@ def _refused(
         moved.is_valid()  # the errors show whether it can be saved as the next hand as is
         extra.update(form=moved, moved_on=True)
         outcome = "moved-on"
-    if request.htmx:
+    if htmx(request):
         response = entry_and_sheet(request, route, status=409, **extra)
     else:
         response = whole_page(request, route, status=409, **extra)

@@ -21,6 +21,7 @@ from club import access
 from club.forms.hand_factories import edit_hand_form, new_hand_form
 from club.forms.hand_words import outcome_text
 from club.forms.hands import DeleteHandForm, HandForm
+from club.htmx import htmx
 from club.models import Hand
 from club.queries.sheet_version import sheet_etag
 from club.queries.table_sheet import table_sheet
@@ -99,7 +100,7 @@ def hand_delete(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
 
 
 def show_table(request: HttpRequest, route: TableRoute) -> HttpResponse:
-    if request.htmx and not request.htmx.boosted:
+    if htmx(request) and not htmx(request).boosted:
         # The page asks every few seconds whether the sheet changed elsewhere (another device
         # at the table): "304 Not Modified" after one aggregate query when nothing did.
         etag = sheet_etag(route.table)
@@ -121,7 +122,7 @@ def show_form(request: HttpRequest, route: TableRoute) -> HttpResponse:
     """The entry form alone: GET a fresh one for the next hand (Cancel); POST the fields to draw
     it again for another dealer (at a table of five that changes who plays). Saves nothing."""
     table = route.table
-    if not request.htmx and request.method == "GET":
+    if not htmx(request) and request.method == "GET":
         return redirect(route.url("table"))
     if locked(request, route, table.night):
         return entry_area(request, route)
@@ -177,7 +178,7 @@ def do_edit(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse
         again.is_valid()
         extra = {"form": again, "hand": current, "mode": "edit", "conflict": str(conflict)}
         extra["other"] = current
-        if request.htmx:
+        if htmx(request):
             return entry_and_sheet(request, route, status=409, **extra)
         return hand_page(request, route, "club/hands/edit.html", 409, extra)
     assert form.entry is not None and form.scored is not None

@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from club import access
 from club.forms.hand_factories import new_hand_form
 from club.forms.hands import HandForm
+from club.htmx import htmx
 from club.models import Club, Hand, Night, Table
 from club.names import short_names
 from club.queries.money_owed import link_pay_rows
@@ -205,7 +206,7 @@ def entry_and_sheet(
 
 def closed(request: HttpRequest, route: TableRoute) -> HttpResponse:
     """A change refused because the night is closed (409 Conflict), with the reason."""
-    if request.htmx:
+    if htmx(request):
         return entry_and_sheet(request, route, status=409)
     return whole_page(request, route, status=409)
 
@@ -216,13 +217,13 @@ def refused(
     """A change refused because the sheet changed under it (the hand was deleted meanwhile, a
     double click): 409 Conflict with the sheet as it is now, a fresh form and the reason."""
     route.table.night.refresh_from_db()
-    if request.htmx:
+    if htmx(request):
         return entry_and_sheet(request, route, status=409, conflict=str(conflict))
     return whole_page(request, route, status=409, conflict=str(conflict))
 
 
 def done(request: HttpRequest, route: TableRoute, message: str) -> HttpResponse:
-    if request.htmx:
+    if htmx(request):
         return entry_and_sheet(request, route, saved=message)
     messages.success(request, message)
     return redirect(route.url("table") + "#entry")
@@ -238,7 +239,7 @@ def changed(
     """The answer to a correction or a deletion: a fresh form and, out of band, the rows from
     hand `from_number` on (their running totals moved), the totals, and the row `gone` a deletion
     left over at the end. Earlier rows did not change and are not sent."""
-    if not request.htmx:
+    if not htmx(request):
         messages.success(request, message)
         return redirect(route.url("table") + "#entry")
     table = route.table
@@ -265,7 +266,7 @@ def hand_page(
     extra: dict[str, Any],
 ) -> HttpResponse:
     """The entry card alone for htmx (it replaces the form in place), else the whole page."""
-    if request.htmx:
+    if htmx(request):
         return entry_area(request, route, status=status, **extra)
     context = page_context(request, route, **extra)
     return render(request, template, context, status=status)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.http import HttpRequest
 from django.urls import reverse
 
@@ -37,7 +37,7 @@ class TableRoute:
     club: Club
     table: Table
     can_score: bool
-    user: AbstractBaseUser | None
+    user: User | None
     via: LinkSource | None = None
     token: str = ""  # the table link's token, for its URLs
     page: str = PAGE
@@ -59,4 +59,4 @@ class TableRoute:
 
 def member_route(request: HttpRequest, club: Club, table: Table) -> TableRoute:
     can_score = access.can(request.user, club, access.SCORE)
-    return TableRoute(club, table, can_score, request.user)
+    return TableRoute(club, table, can_score, access.acting_user(request))
