@@ -542,11 +542,14 @@ class RecordReading:
                 record.publications.append(publication)
         if record.publications and not closed:
             self.problem(where, "it has publications, but the night is not closed")
-        numbers: set[int] = set()
-        for i, value in enumerate(self.array(data.get("debts"), where, "debts")):
+        debts = self.array(data.get("debts"), where, "debts")
+        # Every debt number the file gives, so a refused debt's payments are not refused again.
+        numbers = {
+            d["number"] for d in debts if isinstance(d, dict) and isinstance(d.get("number"), int)
+        }
+        for i, value in enumerate(debts):
             debt = self.debt(value, f"{where}, debt {i + 1}", i + 1)
             if debt is not None:
-                numbers.add(debt.number)
                 record.debts.append(debt)
         owed = {d.number: d.amount for d in record.debts}
         for i, value in enumerate(self.array(data.get("settlements"), where, "settlements")):

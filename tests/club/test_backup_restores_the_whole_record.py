@@ -93,7 +93,7 @@ def numbers(html: str) -> list[str]:
     """The figures a page shows, in order (money, counts, grades), without its markup."""
     text = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
     text = re.sub(r"<[^>]+>", " ", text)
-    return re.findall(r"[-−+]?£?\d[\d,]*(?:\.\d+)?", text)
+    return re.findall(r"[-\u2212+]?£?\d[\d,]*(?:\.\d+)?", text)
 
 
 def pages(client, club: Club) -> dict[str, list[str]]:
@@ -215,4 +215,3 @@ def test_a_shareable_file_holds_no_emails_hashes_or_audit_trail(showcase_club):
         if pk == p.pk
     }
     assert not Membership.objects.filter(club=copy).exists()
-
