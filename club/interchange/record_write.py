@@ -4,8 +4,9 @@ addresses, each night's publications, tournament, money owed and its payments, n
 arrivals, table cards and the audit trail.
 
 Every moment the file gives is written as it is (when a debt was made, a payment marked, a card
-issued), so a restored club's pages and a second export read as the first. Restored accounts have
-no usable password: their owners set one through the password-reset email (docs/operators.md).
+issued), so a restored club's pages and a second export read as the first. Restored accounts get
+a random password nobody knows: their owners set their own through the password-reset email
+(docs/operators.md).
 
 Into an existing club (a merge) only the nights' own records are added (publications, tournament,
 money owed and what settled it); the club's settings, members, cards, arrivals and audit trail
@@ -15,6 +16,7 @@ stay the club's, and who did what is not carried over (no account is made or cha
 from __future__ import annotations
 
 import datetime as dt
+import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -108,7 +110,11 @@ class RecordWriter:
                     continue
                 self.users[username] = found
                 continue
-            self.users[username] = User.objects.create_user(username=username, email=account.email)
+            # A long random password nobody knows: the owner sets their own through the reset
+            # email (Django's reset sends nothing to an account with no usable password).
+            self.users[username] = User.objects.create_user(
+                username=username, email=account.email, password=secrets.token_urlsafe(32)
+            )
         memberships = [
             Membership(user=self.users[a.username], club=self.club, role=a.role)
             for a in self.record.accounts
@@ -357,6 +363,8 @@ class RecordWriter:
             f"and settlements"
         ]
         if self.restoring:
+            secretaries = sorted(a.username for a in record.accounts or [] if a.role == "secretary")
+            lines.append(f"Secretaries: {', '.join(secretaries) or 'none'}")
             lines.append(
                 f"Members: {self.counts['members']}, open invitations: "
                 f"{self.counts['invitations']}, table cards: {len(record.table_cards or [])}, "

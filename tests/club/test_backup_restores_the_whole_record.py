@@ -11,6 +11,7 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core import mail
 from django.db.models import Sum
 from django.urls import reverse
 
@@ -171,9 +172,25 @@ def test_the_demo_club_restores_its_whole_record(showcase_club, client):
         "scorer",
         True,
     )
-    # Restored people have no password yet: they set one through the reset email.
+    assert_the_secretary_sets_a_password_by_email(client)
+
+
+def assert_the_secretary_sets_a_password_by_email(client) -> None:
+    """Restored people know no password: the reset email lets them set one, and log in."""
     secretary = get_user_model().objects.get(username="secretary")
-    assert not secretary.has_usable_password() and secretary.email == "secretary@example.org"
+    assert not client.login(username="secretary", password=demo.DEMO_PASSWORD)
+    mail.outbox.clear()
+    response = client.post(reverse("password_reset"), {"email": "secretary@example.org"})
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1 and mail.outbox[0].to == [secretary.email]
+    link = re.search(r"https?://[^/\s]+(/accounts/reset/\S+/)", mail.outbox[0].body).group(1)
+    form = client.get(link, follow=True)
+    response = client.post(
+        form.redirect_chain[-1][0],
+        {"new_password1": "a long new password 42", "new_password2": "a long new password 42"},
+    )
+    assert response.status_code == 302
+    assert client.login(username="secretary", password="a long new password 42")
 
 
 def test_the_money_owed_comes_back_to_the_penny(showcase_club):

@@ -44,7 +44,7 @@ class Command(BaseCommand):
         bad = 0
         totals = {"clubs": 0, "nights": 0, "hands": 0}
         for path in files:
-            problems = self.check(path, totals)
+            problems = self.check_file(path, totals)
             if problems:
                 bad += 1
                 self.stdout.write(f"REFUSED {path}: {len(problems)} problem(s)")
@@ -57,7 +57,7 @@ class Command(BaseCommand):
         if bad:
             raise CommandError(f"{bad} of {len(files)} file(s) would not restore")
 
-    def check(self, path: Path, totals: dict[str, int]) -> list[str]:
+    def check_file(self, path: Path, totals: dict[str, int]) -> list[str]:
         try:
             document.check_size(path.stat().st_size)
             raw = path.read_bytes()
@@ -91,6 +91,9 @@ class Command(BaseCommand):
                 owed += debt.amount - settled.get(debt.number, 0)
         record = doc.record
         members = sum(1 for a in (record.accounts or []) if a.role) if record else 0
+        secretaries = sorted(
+            a.username for a in ((record.accounts or []) if record else []) if a.role == "secretary"
+        )
         kind = record.kind if record else "version 1 or 2"
         unit = {
             "currency_symbol": "",
@@ -104,6 +107,7 @@ class Command(BaseCommand):
             f"OK {path}: {doc.club.name} (/c/{doc.club.slug}/), {kind}; "
             f"{len(doc.nights)} night(s), {hands} hand(s), {len(doc.players)} player(s), "
             f"{members} member(s); money owed {money} on {debts} debt(s)"
+            + (f"; secretaries: {', '.join(secretaries)}" if secretaries else "")
         )
         totals["clubs"] += 1
         totals["nights"] += len(doc.nights)
