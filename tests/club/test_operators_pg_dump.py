@@ -52,9 +52,13 @@ def test_pg_dump_then_the_guides_restore_gives_back_every_club(tmp_path):
         "PGUSER": settings["USER"] or "postgres",
     }
     dump = tmp_path / "solo.dump"
-    # The nightly line's dump, of this database.
-    assert "pg_dump -Fc solo > $D/solo.dump" in GUIDE
-    subprocess.run(f"pg_dump -Fc {source} > {dump}", shell=True, check=True, env=env)
+    # The nightly line's dump, of this database, with the app's DATABASE_URL as the .env has it.
+    nightly = 'pg_dump -Fc "$DATABASE_URL" > $D/solo.dump'
+    assert nightly in GUIDE
+    url = f"postgres://{env['PGUSER']}@{env['PGHOST']}:{env['PGPORT']}/{source}"
+    subprocess.run(
+        ["bash", "-c", nightly], check=True, env={**env, "DATABASE_URL": url, "D": str(tmp_path)}
+    )
 
     rest = GUIDE[GUIDE.index("**Restore the whole host**") :]
     commands = re.search(r"```sh\n(.*?)```", rest, flags=re.S).group(1).strip().splitlines()
@@ -63,7 +67,8 @@ def test_pg_dump_then_the_guides_restore_gives_back_every_club(tmp_path):
     try:
         for command in commands:
             command = (
-                command.replace("-O solo solo", f"-O {role} {restored}")
+                command.removeprefix("sudo -u postgres ")  # the test's PGUSER is a superuser
+                .replace("-O solo solo", f"-O {role} {restored}")
                 .replace("--role=solo -d solo", f"--role={role} -d {restored}")
                 .replace("/var/backups/solo/2026-11-22/solo.dump", str(dump))
             )
