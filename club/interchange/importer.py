@@ -10,6 +10,10 @@ the score lines, night totals (the database's triggers) and ladder points are wh
 write. Where the file gives `amounts`, they must equal the app's. Problems are collected through the
 whole file and then the transaction is rolled back: a preview (`dry_run`) runs the same code and
 rolls back too, so it shows exactly what the import would do.
+
+A version-3 file's rest of the record (money owed, publications, members, cards, the audit
+trail...) is written by club.interchange.record_write in the same transaction: all of it into a
+new club (a restore), the nights' part only into an existing one (a merge).
 """
 
 from __future__ import annotations
