@@ -1,14 +1,17 @@
-"""The club data file, `solo-whist-club` version 2 (docs/data-file.md, which also says how version 1
-still reads, as it always did: schema-v1.json): export, import, paper sheets typed in as CSV,
-and the JSON Schemas of the format.
+"""The club data file, `solo-whist-club` version 3 (docs/data-file.md; versions 1 and 2 still
+read as they always did): export, import, paper sheets typed in as CSV, and the JSON Schemas of
+the format.
 
 - `document`: reading a file into checked, plain data (no database), every problem with where it is;
+- `record_read`, `record_export`, `record_write`: version 3's rest of the club's record (money
+  owed and its payments, publications, members, invitations, table cards, arrivals, settings,
+  the audit trail): read and checked, exported, written;
 - `export`: a club, season or night as the document;
 - `importer`: writing a checked document into a new or an existing club, all or nothing, every hand
   scored by the same service code as the table page;
 - `csv_sheets`: the paper-sheet layout, turned into the same document;
-- `schema-v1.json`, `schema-v2.json`: the JSON Schemas (draft 2020-12), served at
-  /schema/solo-whist-club-v1.json and -v2.json.
+- `schema-v1.json`, `schema-v2.json`, `schema-v3.json`: the JSON Schemas (draft 2020-12), served
+  at /schema/solo-whist-club-v1.json, -v2.json and -v3.json.
 """
 
 from __future__ import annotations
@@ -16,10 +19,15 @@ from __future__ import annotations
 from pathlib import Path
 
 FORMAT = "solo-whist-club"
-VERSION = 2  # what export writes
-VERSIONS = (1, 2)  # what import reads
+VERSION = 3  # what export writes
+VERSIONS = (1, 2, 3)  # what import reads
 # Refused before parsing: a file this size or larger is not a club's record.
 MAX_BYTES = 50 * 1024 * 1024
 MAX_MB = MAX_BYTES // (1024 * 1024)
 SCHEMA_PATHS = {v: Path(__file__).with_name(f"schema-v{v}.json") for v in VERSIONS}
 SCHEMA_PATH = SCHEMA_PATHS[VERSION]
+# What a version-3 file is: the whole record (a backup), or one that can be shared (no emails,
+# no token hashes, no audit trail).
+BACKUP = "backup"
+SHAREABLE = "shareable"
+KINDS = (BACKUP, SHAREABLE)

@@ -21,6 +21,17 @@ from typing import Any
 
 import scoring
 from club.interchange import FORMAT, MAX_BYTES, MAX_MB, VERSION, VERSIONS
+from club.interchange.record_read import (
+    CLUB_KEYS_V3,
+    NIGHT_KEYS_V3,
+    PLAYER_KEYS_V3,
+    SEASON_KEYS_V3,
+    TOP_KEYS_V3,
+    NightRecord,
+    PlayerRecord,
+    Record,
+    RecordReading,
+)
 from club.names import name_key, normalise_name
 
 UNITS = ("pence", "cents", "points")
@@ -55,6 +66,8 @@ HAND_KEYS = (
 # Version 2: several revokes, a penalty against a misère, the suit turned up; and (optional, a
 # later addition) who held the wrong number of cards when it was found after the first call.
 HAND_KEYS_V2 = (*HAND_KEYS, "revokes", "penalty", "penalty_by", "turned_suit", "wrong_cards")
+# Version 3: a hand entered at the table still waiting for a second player's confirmation.
+HAND_KEYS_V3 = (*HAND_KEYS_V2, "awaiting_confirmation")
 # Version 2's rule-set options, which a version-1 file cannot hold.
 RULES_KEYS_V2 = ("stake_unit", "redeal_by", "record_turned_suit", "abundance_in_turned_suit")
 NO_EXTRA_TRICKS = tuple(c.value for c in scoring.Contract if not c.info.counts_extra_tricks)
@@ -83,12 +96,16 @@ class ClubData:
     slug: str
     unit: str
     public: bool
+    # Version 3: the club's other settings (Club field -> value) and its grades' settings.
+    settings: dict[str, Any] = field(default_factory=dict)
+    grading: dict[str, Any] | None = None
 
 
 @dataclass
 class PlayerData:
     name: str
     active: bool = True
+    record: PlayerRecord | None = None  # version 3: address, account, public grade
 
 
 @dataclass
@@ -111,6 +128,7 @@ class SeasonData:
     rule_set: str
     ladder_rule_set: str | None
     where: str = ""
+    settings: dict[str, Any] = field(default_factory=dict)  # version 3: standings options
 
 
 @dataclass
@@ -132,6 +150,7 @@ class HandData:
     penalty_by: str | None = None
     turned_suit: str = ""
     wrong_cards: list[str] = field(default_factory=list)
+    awaiting_confirmation: bool = False
 
 
 @dataclass
@@ -155,6 +174,7 @@ class NightData:
     tables: list[TableData] = field(default_factory=list)
     where: str = ""
     label: str = ""  # where, without the paper sheet's row
+    record: NightRecord | None = None  # version 3: publications, money owed, the tournament
 
     @property
     def is_tournament(self) -> bool:
@@ -168,6 +188,7 @@ class Document:
     rule_sets: list[RuleSetData]
     seasons: list[SeasonData]
     nights: list[NightData]
+    record: Record | None = None  # version 3: the rest of the club's record
 
 
 @dataclass(frozen=True)
@@ -303,7 +324,7 @@ def night_label(date: Any, title: str) -> str:
     return f'{label} "{title}"' if title else label
 
 
-class _Reader:
+class _Reader(RecordReading):
     def __init__(self, existing: Existing, rows: Mapping[tuple[int, ...], int]) -> None:
         self.existing = existing
         self.rows = rows
@@ -413,7 +434,7 @@ class _Reader:
             return None
         version = value.get("version")
         if isinstance(version, bool) or version not in VERSIONS:
-            readable = " and ".join(str(v) for v in VERSIONS)
+            readable = ", ".join(str(v) for v in VERSIONS[:-1]) + f" and {VERSIONS[-1]}"
             self.problem(
                 "",
                 f"This file is version {shown(version)} of the club data file; "
@@ -421,7 +442,10 @@ class _Reader:
             )
             return None
         self.version = version
-        self.obj(value, "file", TOP_KEYS, ("format", "version", "club"))
+        top = TOP_KEYS if version < 3 else (*TOP_KEYS, *TOP_KEYS_V3)
+        self.obj(value, "file", top, ("format", "version", "club"))
+        if version >= 3:
+            self.start_record(value)
         club = self.club(value.get("club"))
         players = self.players(self.array(value.get("players"), "file", "players"))
         rule_sets = self.rule_sets(self.array(value.get("rule_sets"), "file", "rule_sets"))
@@ -429,13 +453,17 @@ class _Reader:
             self.array(value.get("seasons"), "file", "seasons"), {r.name for r in rule_sets}
         )
         nights = self.nights(self.array(value.get("nights"), "file", "nights"), seasons)
+        record = None
+        if version >= 3:
+            record = self.record(value, {(n.season, n.date, n.title) for n in nights})
         if club is None:
             return None
-        return Document(club, players, rule_sets, list(seasons.values()), nights)
+        return Document(club, players, rule_sets, list(seasons.values()), nights, record)
 
     def club(self, value: Any) -> ClubData | None:
         where = "club"
-        data = self.obj(value, where, CLUB_KEYS, ("name", "slug", "unit"))
+        keys = CLUB_KEYS if self.version < 3 else (*CLUB_KEYS, *CLUB_KEYS_V3)
+        data = self.obj(value, where, keys, ("name", "slug", "unit"))
         if data is None:
             return None
         name = self.text(data, "name", where, max_length=120)
@@ -446,14 +474,18 @@ class _Reader:
         if unit not in UNITS:
             self.problem(where, f"'unit' must be one of {_keys(UNITS)}, not {shown(unit)}")
         public = self.boolean(data, "public", where, False)
-        return ClubData(name, slug, unit if unit in UNITS else "points", public)
+        found = ClubData(name, slug, unit if unit in UNITS else "points", public)
+        if self.version >= 3:
+            found.settings, found.grading = self.club_settings(data)
+        return found
 
     def players(self, values: list[Any]) -> list[PlayerData]:
         players: list[PlayerData] = []
         seen: set[str] = set()
         for i, value in enumerate(values, start=1):
             where = f"player {i}"
-            data = self.obj(value, where, PLAYER_KEYS, ("name",))
+            keys = PLAYER_KEYS if self.version < 3 else (*PLAYER_KEYS, *PLAYER_KEYS_V3)
+            data = self.obj(value, where, keys, ("name",))
             if data is None:
                 continue
             # Stored as the app stores every name (club.names), so a file cannot bring
@@ -462,6 +494,7 @@ class _Reader:
             if name:
                 where = f"player {name!r}"
             active = self.boolean(data, "active", where, True)
+            record = self.player_record(data, where) if self.version >= 3 else None
             if not name:
                 continue
             if name_key(name) in seen:
@@ -469,7 +502,7 @@ class _Reader:
                 continue
             seen.add(name_key(name))
             self.names[name_key(name)] = name
-            players.append(PlayerData(name, active))
+            players.append(PlayerData(name, active, record))
         return players
 
     def rule_sets(self, values: list[Any]) -> list[RuleSetData]:
@@ -549,7 +582,8 @@ class _Reader:
         known_rules = rule_sets | self.rule_set_names | set(self.existing.rule_sets)
         for i, value in enumerate(values, start=1):
             where = f"season {i}"
-            data = self.obj(value, where, SEASON_KEYS, ("name", "start", "end", "rule_set"))
+            keys = SEASON_KEYS if self.version < 3 else (*SEASON_KEYS, *SEASON_KEYS_V3)
+            data = self.obj(value, where, keys, ("name", "start", "end", "rule_set"))
             if data is None:
                 continue
             name = self.text(data, "name", where, max_length=80)
@@ -576,13 +610,16 @@ class _Reader:
                 continue
             if start and end:
                 seasons[name] = SeasonData(name, start, end, rule_set, ladder or None, where)
+                if self.version >= 3:
+                    seasons[name].settings = self.season_record(data, where)
         return seasons
 
     def nights(self, values: list[Any], seasons: dict[str, SeasonData]) -> list[NightData]:
         nights: list[NightData] = []
         for n, value in enumerate(values):
             where = f"night {n + 1}"
-            data = self.obj(value, where, NIGHT_KEYS, ("season", "date", "tables"))
+            keys = NIGHT_KEYS if self.version < 3 else (*NIGHT_KEYS, *NIGHT_KEYS_V3)
+            data = self.obj(value, where, keys, ("season", "date", "tables"))
             if data is None:
                 continue
             date = self.date(data, "date", where)
@@ -624,6 +661,9 @@ class _Reader:
                 self.problem(
                     where, "either every table has a 'round' (a tournament) or none has one"
                 )
+            if self.version >= 3:
+                seated = {name for t in night.tables for name in t.seats}
+                night.record = self.night_record(data, where, closed, seated)
             nights.append(night)
         return nights
 
@@ -699,7 +739,7 @@ class _Reader:
     def hand(self, value: Any, table: TableData, index: tuple[int, int, int]) -> HandData | None:
         expected = index[2] + 1
         where = self.at_row(f"{table.label}, hand {expected}", index)
-        keys = HAND_KEYS if self.version == 1 else HAND_KEYS_V2
+        keys = {1: HAND_KEYS, 2: HAND_KEYS_V2}.get(self.version, HAND_KEYS_V3)
         data = self.obj(value, where, keys, ("number", "contract"))
         if data is None:
             return None
@@ -768,6 +808,7 @@ class _Reader:
             penalty_by=names["penalty_by"],
             turned_suit=turned_suit,
             wrong_cards=wrong_cards,
+            awaiting_confirmation=self.boolean(data, "awaiting_confirmation", where, False),
         )
 
     def wrong_cards(self, data: dict[str, Any], where: str, seats: list[str]) -> list[str]:

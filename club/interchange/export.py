@@ -18,8 +18,9 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 import scoring
-from club.interchange import FORMAT, VERSION
+from club.interchange import BACKUP, FORMAT, SHAREABLE, VERSION
 from club.interchange.document import without_name
+from club.interchange.record_export import RecordExport
 from club.models import (
     Club,
     Hand,
@@ -60,8 +61,13 @@ def export_document(
     season: Season | None = None,
     nights: QuerySet[Night] | None = None,
     now: dt.datetime | None = None,
+    kind: str = BACKUP,
 ) -> dict[str, Any]:
-    """The whole club, or one season (`season`), or some nights (`nights`, of this club)."""
+    """The whole club, or one season (`season`), or some nights (`nights`, of this club).
+
+    `kind` BACKUP is the club's whole record; SHAREABLE leaves out emails, accounts, token hashes
+    and the audit trail. Only a whole club is a backup: a season or a night is always shareable
+    (it names no accounts)."""
     night_qs = Night.objects.filter(season__club=club)
     if season is not None:
         night_qs = night_qs.filter(season=season)
@@ -70,6 +76,7 @@ def export_document(
     night_rows = list(night_qs.values_list("pk", "season_id", "date", "title", "status"))
     night_ids = [row[0] for row in night_rows]
     whole_club = season is None and nights is None
+    backup = kind == BACKUP and whole_club
 
     season_qs = Season.objects.filter(club=club)
     if season is not None:
@@ -132,6 +139,7 @@ def export_document(
         "penalty_by_id",
         "turned_suit",
         "wrong_cards",
+        "awaiting_confirmation",
     )
     revokes: dict[int, list[int]] = defaultdict(list)
     for hand_id, player_id in (
@@ -147,6 +155,10 @@ def export_document(
     ):
         hand = dict(zip(hand_fields, row, strict=True))
         hands_by_table[hand["table_id"]].append(hand)
+
+    record = RecordExport(
+        club, night_ids, names, season_names, backup=backup, whole_club=whole_club
+    )
 
     def name(pk: int | None) -> str | None:
         return None if pk is None else names[pk]
@@ -172,6 +184,8 @@ def export_document(
         )
         if hand["wrong_cards"]:  # an optional key: written only for a hand that has it
             entry["wrong_cards"] = [names[p] for p in hand["wrong_cards"]]
+        if hand["awaiting_confirmation"]:
+            entry["awaiting_confirmation"] = True
         return entry
 
     night_entries = []
@@ -195,6 +209,7 @@ def export_document(
                 "title": title,
                 "closed": status == Night.Status.CLOSED,
                 "tables": table_entries,
+                **record.night_part(pk),
             }
         )
 
@@ -203,20 +218,22 @@ def export_document(
         key=lambda row: (row[1], row[0]),
     )
     players = [
-        {"name": player_name, "active": active}
+        {"name": player_name, "active": active, **record.player_part(pk)}
         for pk, player_name, active in player_rows
-        if whole_club or pk in seated_players
+        if whole_club or pk in seated_players or pk in record.named_players
     ]
     moment = (now or timezone.now()).astimezone(dt.UTC).replace(microsecond=0)
     return {
         "format": FORMAT,
         "version": VERSION,
         "exported_at": moment.isoformat().replace("+00:00", "Z"),
+        "kind": BACKUP if backup else SHAREABLE,
         "club": {
             "name": club.name,
             "slug": club.slug,
             "unit": club_unit(club),
             "public": club.is_public,
+            **record.club_part(),
         },
         "players": players,
         "rule_sets": [rule_set_entry(r) for r in rule_sets],
@@ -227,10 +244,12 @@ def export_document(
                 "end": s.end.isoformat(),
                 "rule_set": s.rule_set.name,
                 "ladder_rule_set": s.standings_rule_set.name if s.standings_rule_set else None,
+                **record.season_part(s),
             }
             for s in seasons
         ],
         "nights": night_entries,
+        **record.top_part(),
     }
 
 

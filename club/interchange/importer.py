@@ -10,6 +10,10 @@ the score lines, night totals (the database's triggers) and ladder points are wh
 write. Where the file gives `amounts`, they must equal the app's. Problems are collected through the
 whole file and then the transaction is rolled back: a preview (`dry_run`) runs the same code and
 rolls back too, so it shows exactly what the import would do.
+
+A version-3 file's rest of the record (money owed, publications, members, cards, the audit
+trail...) is written by club.interchange.record_write in the same transaction: all of it into a
+new club (a restore), the nights' part only into an existing one (a merge).
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ from club.interchange.document import (
     without_name,
 )
 from club.interchange.export import club_unit
+from club.interchange.record_read import Record
+from club.interchange.record_write import RecordWriter
 from club.models import (
     AuditEvent,
     Club,
@@ -83,6 +89,7 @@ class Summary:
     tables: int = 0
     hands: int = 0
     score_lines: int = 0
+    record: list[str] = field(default_factory=list)  # version 3: what else came with the nights
 
     def lines(self) -> list[str]:
         """The summary as a secretary reads it (the command prints these)."""
@@ -95,6 +102,7 @@ class Summary:
             + (f" ({', '.join(self.players_added)})" if self.players_added else ""),
             f"Nights: {len(self.nights)}, tables: {self.tables}, hands: {self.hands}, "
             f"score lines: {self.score_lines}",
+            *self.record,
         ]
 
 
@@ -281,14 +289,21 @@ class _Writer:
         club = self.club()
         summary = Summary(club.name, club.slug, self.into is None)
         self.summary = summary
+        record = self.doc.record or Record()
+        self.record = RecordWriter(record, club, restoring=self.into is None, problem=self.problem)
+        self.record.settings(self.doc.club.grading)
+        self.record.accounts()
+        self.stop_if_problems()
         rule_sets = self.rule_sets(club)
         players = self.players(club)
+        self.record.players(players, set(summary.players_added), self.doc.players)
         seasons = self.seasons(club, rule_sets)
         self.stop_if_problems()
         existing_nights = set(
             Night.objects.filter(season__club=club).values_list("season_id", "date", "title")
         )
         events: list[AuditEvent] = []
+        made: dict[tuple[str, Any, str], Night] = {}
         for night_data in self.doc.nights:
             season = seasons.get(night_data.season)
             if season is None:
@@ -296,7 +311,19 @@ class _Writer:
             night = self.night(club, night_data, season, players, existing_nights)
             if night is not None:
                 events.append(self.audit(club, night, night_data))
+                made[(night_data.season, night_data.date, night_data.title)] = night
+                if night_data.record is not None:
+                    self.record.night(night, night_data.record, players)
         self.stop_if_problems()
+        self.record.settlements()
+        self.record.club_records(players, made)
+        self.stop_if_problems()
+        if self.doc.record is not None:
+            summary.record = self.record.lines()
+        if record.audit is not None and self.into is None:
+            # A backup brings its own audit trail: the restore adds nothing to it, so the
+            # restored club's record (and its next backup) reads as the one backed up.
+            return club, summary
         events.append(
             AuditEvent(
                 club=club,
@@ -342,7 +369,10 @@ class _Writer:
             )
         self.stop_if_problems()
         return Club.objects.create(
-            name=data.name, slug=slug, is_public=data.public, **UNIT_SETTINGS[data.unit]
+            name=data.name,
+            slug=slug,
+            is_public=data.public,
+            **{**UNIT_SETTINGS[data.unit], **data.settings},
         )
 
     def rule_sets(self, club: Club) -> dict[str, RuleSet]:
@@ -405,6 +435,7 @@ class _Writer:
                 end=data.end,
                 rule_set=rule_sets[data.rule_set],
                 standings_rule_set=ladder_rules,
+                **data.settings,
             )
             self.summary.seasons_added.append(data.name)
         return found
@@ -435,13 +466,18 @@ class _Writer:
             return None
         existing.add((season.pk, data.date, data.title))
         closed = data.closed
+        fields: dict[str, Any] = {
+            "closed_at": self.now if closed else None,
+            "closed_by": self.user if closed else None,
+        }
+        # Version 3 says when and by whom, its publication and whether it counts.
+        fields.update(self.record.night_fields(data.record))
         night = Night.objects.create(
             season=season,
             date=data.date,
             title=data.title,
             status=Night.Status.CLOSED if closed else Night.Status.OPEN,
-            closed_at=self.now if closed else None,
-            closed_by=self.user if closed else None,
+            **fields,
         )
         night.season = season
         tables = Table.objects.bulk_create(
@@ -482,7 +518,7 @@ class _Writer:
         insert_values(ScoreLine, lines, self.now)
         if revokes:
             insert_rows(Revoke, revokes, self.now)
-        if data.is_tournament:
+        if data.is_tournament and (data.record is None or data.record.tournament is None):
             self.tournament(club, night, data, tables, seated)
         self.summary.nights.append(data.label)
         self.summary.tables += len(tables)
@@ -535,6 +571,7 @@ class _Writer:
                 updated_by=self.user,
             )
             apply_result(hand, scored)
+            hand.awaiting_confirmation = data_hand.awaiting_confirmation
             # Each unsaved hand carries its scoring until its lines are written.
             hand._scored = scored  # type: ignore[attr-defined]
             hands.append(hand)

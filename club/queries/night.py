@@ -84,10 +84,11 @@ def settle(nets: list[PlayerNet]) -> list[Payment] | None:
     """The scoring core's settle-up over the nets, by name; None when they do not balance."""
     if sum(n.net for n in nets) != 0:
         return None
-    names = {str(n.player_id): n.name for n in nets}
+    # Keyed by name (unique in a club), not by id: the same nets settle the same way in a club
+    # restored from its backup, whose players have new ids.
     return [
-        Payment(names[payer], names[payee], amount)
-        for payer, payee, amount in scoring.settle_up({str(n.player_id): n.net for n in nets})
+        Payment(payer, payee, amount)
+        for payer, payee, amount in scoring.settle_up({n.name: n.net for n in nets})
     ]
 
 

@@ -243,7 +243,11 @@ def _demo_users(club: Club) -> None:
         ("scorer", Role.SCORER),
         ("viewer", Role.VIEWER),
     ):
-        user, created = User.objects.get_or_create(username=username)
+        # Each login has an address (example.org goes nowhere): a restored member sets their
+        # password through it, so the demo's backup restores its members too.
+        user, created = User.objects.get_or_create(
+            username=username, defaults={"email": f"{username}@example.org"}
+        )
         if created:
             user.set_password(DEMO_PASSWORD)
             user.save()

@@ -205,9 +205,13 @@ def sync_night(night: Night, user: User | None = None) -> bool:
             Settlement.objects.create(
                 debt=debt, amount=debt.outstanding, kind=Settlement.Kind.VOIDED, by=user
             )
-    payments = scoring.settle_up({str(pk): value for pk, value in remaining.items()})
+    # Settled by name, as the night page shows it (club.queries.night.settle): the same nets
+    # give the same debts whatever the players' ids (a club restored from its backup).
+    names = dict(Player.objects.filter(pk__in=list(remaining)).values_list("pk", "name"))
+    ids = {name: pk for pk, name in names.items()}
+    payments = scoring.settle_up({names[pk]: value for pk, value in remaining.items()})
     Debt.objects.bulk_create(
-        Debt(club=club, night=night, payer_id=int(payer), payee_id=int(payee), amount=amount)
+        Debt(club=club, night=night, payer_id=ids[payer], payee_id=ids[payee], amount=amount)
         for payer, payee, amount in payments
     )
     return True

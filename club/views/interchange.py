@@ -16,7 +16,15 @@ from django.views.decorators.cache import cache_control
 from club import access
 from club.access import login_if_hidden
 from club.forms.interchange import ConfirmImportForm, ImportForm
-from club.interchange import SCHEMA_PATHS, VERSIONS, csv_sheets, document, staging
+from club.interchange import (
+    BACKUP,
+    SCHEMA_PATHS,
+    SHAREABLE,
+    VERSIONS,
+    csv_sheets,
+    document,
+    staging,
+)
 from club.interchange.export import export_text
 from club.interchange.importer import Summary, existing_for, import_document
 from club.models import Club, Night
@@ -33,7 +41,11 @@ def _download(text: str, filename: str, content_type: str) -> HttpResponse:
 def club_export(request: HttpRequest, slug: str) -> HttpResponse:
     club = access.get_club(request, slug, access.MANAGE)
     today = club.today().isoformat()
-    return _download(export_text(club), f"{club.slug}-{today}.json", "application/json")
+    # ?kind=shareable: without emails, accounts, token hashes and the audit trail.
+    shareable = request.GET.get("kind") == SHAREABLE
+    text = export_text(club, kind=SHAREABLE if shareable else BACKUP)
+    suffix = "-shareable" if shareable else ""
+    return _download(text, f"{club.slug}-{today}{suffix}.json", "application/json")
 
 
 @login_if_hidden

@@ -147,8 +147,8 @@ def test_not_utf8():
             "its format is \"solo-whist-league\", not 'solo-whist-club'",
         ),
         (
-            {"version": 3},
-            "This file is version 3 of the club data file; this app reads versions 1 and 2.",
+            {"version": 4},
+            "This file is version 4 of the club data file; this app reads versions 1, 2 and 3.",
         ),
         ({"version": "1"}, 'This file is version "1"'),
     ],

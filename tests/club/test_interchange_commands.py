@@ -123,7 +123,7 @@ def test_import_into_an_existing_club(club, tmp_path):
     ("content", "message"),
     [
         (b"not json", "not valid JSON (line 1, column 1: Expecting value)"),
-        (b'{"format": "solo-whist-club", "version": 7}', "this app reads versions 1 and 2"),
+        (b'{"format": "solo-whist-club", "version": 7}', "this app reads versions 1, 2 and 3"),
     ],
 )
 def test_import_errors_go_to_standard_error_with_status_1(tmp_path, content, message):
@@ -154,6 +154,8 @@ def test_import_of_a_csv_needs_a_club(tmp_path, club):
 
 def test_backup_of_every_club_restores_every_figure(club, other_club, players, secretary, tmp_path):
     """The README's restore: export_club --all, a fresh database, import_club each file."""
+    secretary.email = "sec@example.org"  # a member restores with their email
+    secretary.save()
     rich_club(club, players, secretary)
     demo.seed(slug="demo", hands=250, today=dt.date(2026, 11, 20), with_users=False)
     clubs = {c.slug: figures(c) for c in Club.objects.all()}

@@ -113,6 +113,29 @@ def test_export_downloads_the_whole_club(secretary, night, table4):
     }  # fmt: skip
 
 
+def test_export_to_share_leaves_out_emails_and_the_audit_trail(secretary, night, players):
+    secretary.email = "sec@example.org"
+    secretary.save()
+    players[0].email = "ann@example.org"
+    players[0].save()
+    client = client_for(secretary)
+    setup = client.get(u("club_setup")).content.decode()
+    assert f'href="{u("club_export")}?kind=shareable"' in setup
+    backup = json.loads(client.get(u("club_export")).content)
+    response = client.get(u("club_export") + "?kind=shareable")
+    today = dt.date.today().isoformat()
+    assert response["Content-Disposition"] == f'attachment; filename="crown-{today}-shareable.json"'
+    shared = json.loads(response.content)
+    check_schema(shared)
+    assert (backup["kind"], shared["kind"]) == ("backup", "shareable")
+    assert "ann@example.org" in json.dumps(backup) and "sec@example.org" in json.dumps(backup)
+    assert "@example.org" not in json.dumps(shared)
+    assert "audit" in backup and "audit" not in shared
+    assert shared["nights"] == [
+        {**n, "closed_by": None} for n in backup["nights"]
+    ]  # the same nights, naming no account
+
+
 def test_night_export_holds_that_night_only(secretary, season, players, night):
     from club.services.setup import create_night
 

@@ -52,6 +52,7 @@ WHO_MAY: dict[str, set[str]] = {
     "password_reset": ANYONE,
     "interchange_schema": ANYONE,
     "interchange_schema_v2": ANYONE,
+    "interchange_schema_v3": ANYONE,
     "service_worker": ANYONE,
     "favicon": ANYONE,
     "healthz": ANYONE,  # a load balancer's probe: says nothing about any club

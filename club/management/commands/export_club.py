@@ -1,10 +1,12 @@
 """Write a club's data file (docs/data-file.md): the whole club, one season or one night.
 
-    python manage.py export_club SLUG [--output FILE] [--season NAME] [--night DATE]
+    python manage.py export_club SLUG [--output FILE] [--season NAME] [--night DATE] [--shareable]
     python manage.py export_club --all DIR
 
 Without --output the file goes to standard output. --all writes every club to DIR/<slug>.json
-(the nightly backup: see the README's deploying section).
+(the nightly backup: docs/operators.md). A whole club is a backup (its whole record, with
+members' emails, table cards' token hashes and the audit trail) unless --shareable leaves those
+out; a season or a night is always shareable.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from club.interchange import BACKUP, SHAREABLE
 from club.interchange.export import export_text
 from club.models import Club, Night
 
@@ -35,7 +38,7 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 class Command(BaseCommand):
-    help = "Export a club's data file (solo-whist-club, version 1); --all DIR backs up every club."
+    help = "Export a club's data file (solo-whist-club, version 3); --all DIR backs up every club."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug", nargs="?", help="the club's slug")
@@ -43,13 +46,18 @@ class Command(BaseCommand):
         parser.add_argument("--season", help="only this season (its name)")
         parser.add_argument("--night", help="only the night(s) on this date (YYYY-MM-DD)")
         parser.add_argument("--all", metavar="DIR", help="write every club to DIR/<slug>.json")
+        parser.add_argument(
+            "--shareable",
+            action="store_true",
+            help="leave out emails, accounts, token hashes and the audit trail (not a backup)",
+        )
 
     def handle(self, *args: object, **options: Any) -> None:
         slug, directory = options["slug"], options["all"]
         if directory:
             if slug or options["season"] or options["night"] or options["output"]:
                 raise CommandError("--all exports every whole club: give no slug or filters")
-            self._all(Path(str(directory)))
+            self._all(Path(str(directory)), SHAREABLE if options["shareable"] else BACKUP)
             return
         if not slug:
             raise CommandError("Give the club's slug (or --all DIR for every club)")
@@ -76,6 +84,7 @@ class Command(BaseCommand):
             if not nights.exists():
                 raise CommandError(f"{club.name} has no night on {date}")
             kwargs["nights"] = nights
+        kwargs["kind"] = SHAREABLE if options["shareable"] else BACKUP
         text = export_text(club, **kwargs)
         if options["output"]:
             write_atomically(Path(str(options["output"])), text)
@@ -83,10 +92,10 @@ class Command(BaseCommand):
         else:
             self.stdout.write(text, ending="")
 
-    def _all(self, directory: Path) -> None:
+    def _all(self, directory: Path, kind: str) -> None:
         clubs = list(Club.objects.order_by("slug"))
         for club in clubs:
             path = directory / f"{club.slug}.json"
-            write_atomically(path, export_text(club))
+            write_atomically(path, export_text(club, kind=kind))
             self.stdout.write(f"{path}")
         self.stderr.write(f"Exported {len(clubs)} club(s) to {directory}")
