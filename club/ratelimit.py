@@ -1,12 +1,12 @@
-"""A sliding-window limit on how often one key (a table link's token) may write, kept in Django's
-cache, so that every web process counts the same writes.
+"""A sliding-window limit on how often one key (a table link's token, a club's door, an address
+asking for a claim link) may act, counted in a store every web process and node shares.
 
 With Redis (`CACHE_URL`) the window is a sorted set of the writes' times, and one Lua script drops
 the old ones, counts, and records the new write: Redis runs a script alone, so two nodes counting
-the same link at the same moment can never both take the last place. With the local-memory cache
-(one process's own) a lock makes the same read-then-write atomic among the process's threads; each
-process then counts on its own, so N processes allow up to N times the limit: still a bound,
-which is what stops a stuck phone resending in a loop from flooding the server.
+the same link at the same moment can never both take the last place. Without Redis, or while it
+does not answer (said once a minute in the log), the window is a row of the database
+(`RateWindow`), locked while it is counted and written: the database is shared by every worker
+and node, so a limit is never per process, and never "no limit".
 
 The times are the web node's clock: keep the nodes' clocks in step (NTP), as the correction
 windows and sessions need anyway.
@@ -14,14 +14,19 @@ windows and sessions need anyway.
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
 import logging
-import threading
+import random
 import time
 import uuid
 from dataclasses import dataclass
 
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+from django.db import transaction
+
+from club.models import RateWindow
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +47,6 @@ redis.call('PEXPIRE', key, math.ceil(window * 1000))
 return {1, 0}
 """
 
-_local_lock = threading.Lock()
 _script = (
     None  # the Lua script registered once (redis-py runs it by its SHA, loading it if need be)
 )
@@ -60,17 +64,15 @@ def hit(key: str, limit: int, window: int) -> Verdict:
     cache_key = f"ratelimit:{key}"
     cache = caches["default"]
     if isinstance(cache, RedisCache):
-        return _hit_redis(cache, cache_key, limit, window, now)
-    with _local_lock:
-        stamps = [t for t in cache.get(cache_key, []) if t > now - window]
-        if len(stamps) >= limit:
-            return Verdict(False, max(1, int(stamps[0] + window - now) + 1))
-        stamps.append(now)
-        cache.set(cache_key, stamps, window)
-    return Verdict(True, 0)
+        verdict = _hit_redis(cache, cache_key, limit, window, now)
+        if verdict is not None:
+            return verdict
+    return _hit_database(cache_key, limit, window, now)
 
 
-def _hit_redis(cache: RedisCache, cache_key: str, limit: int, window: int, now: float) -> Verdict:
+def _hit_redis(
+    cache: RedisCache, cache_key: str, limit: int, window: int, now: float
+) -> Verdict | None:
     global _script
     key = cache.make_and_validate_key(cache_key)
     try:
@@ -82,9 +84,57 @@ def _hit_redis(cache: RedisCache, cache_key: str, limit: int, window: int, now: 
         allowed, retry_after = _script(
             keys=[key], args=[repr(now), window, limit, member], client=client
         )
-    except Exception:
-        # Redis unreachable: the write goes ahead uncounted rather than a table losing its hand;
-        # /healthz reports the cache down and the balancer stops sending this node work.
-        log.exception("The write limit could not be counted (cache unreachable); allowed")
-        return Verdict(True, 0)
+    except Exception as error:
+        _say_redis_is_down(error, now)
+        return None  # counted in the database instead
     return Verdict(bool(allowed), int(retry_after))
+
+
+_last_said = 0.0
+
+
+def _say_redis_is_down(error: Exception, now: float) -> None:
+    """One warning a minute per process, not one per request, while Redis is away."""
+    global _last_said
+    if now - _last_said >= 60:
+        _last_said = now
+        log.warning(
+            "Rate limits are counted in the database: the cache does not answer (%s)",
+            type(error).__name__,
+        )
+
+
+def _hit_database(cache_key: str, limit: int, window: int, now: float) -> Verdict:
+    key = cache_key if len(cache_key) <= 190 else "sha256:" + _digest(cache_key)
+    expires = dt.datetime.fromtimestamp(now + window, dt.UTC)
+    # No savepoint inside a caller's transaction: nothing here raises on a race (the insert
+    # ignores a conflict), and the window's row stays locked until that transaction ends.
+    with transaction.atomic(savepoint=False):
+        row = RateWindow.objects.select_for_update().filter(key=key).first()
+        if row is None:
+            # The key's first write: an empty window, made once whoever races to make it (the
+            # loser's insert does nothing), then locked and counted like every other.
+            RateWindow.objects.bulk_create(
+                [RateWindow(key=key, stamps=[], expires_at=expires)], ignore_conflicts=True
+            )
+            _sweep(now)
+            row = RateWindow.objects.select_for_update().get(key=key)
+        stamps = sorted(t for t in row.stamps if t > now - window)
+        if len(stamps) >= limit:
+            return Verdict(False, max(1, int(stamps[0] + window - now) + 1))
+        row.stamps = [*stamps, now]
+        row.expires_at = expires
+        row.save(update_fields=["stamps", "expires_at"])
+    return Verdict(True, 0)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _sweep(now: float) -> None:
+    """Now and then, with a new key, the rows of windows long over go."""
+    if random.random() < 0.05:
+        RateWindow.objects.filter(
+            expires_at__lt=dt.datetime.fromtimestamp(now - 60, dt.UTC)
+        ).delete()

@@ -304,6 +304,9 @@ TASKS = {
 
 # /healthz calls the node "degraded" when a task has waited longer than this for a worker.
 TASKS_MAX_WAIT_SECONDS = int(os.environ.get("TASKS_MAX_WAIT_SECONDS", "300"))
+# A task held longer than this is one whose worker died: /healthz says "degraded", and a worker
+# (club's db_worker) takes it up again, once.
+TASKS_MAX_RUN_SECONDS = int(os.environ.get("TASKS_MAX_RUN_SECONDS", "600"))
 
 if "sqlite" in DATABASES["default"]["ENGINE"]:
     # The covering indexes' INCLUDE columns speed up PostgreSQL; SQLite simply ignores them.
