@@ -61,6 +61,8 @@ MIDDLEWARE = [
     "club.request_log.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # No database: 503 with Retry-After and a page saying the record is safe (club/outage.py).
+    "club.outage.DatabaseOutageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -227,7 +229,8 @@ def cache_settings(url: str, key_prefix: str) -> dict[str, dict[str, object]]:
         )
     return {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache, but a Redis that stops answering is a miss, not an error page.
+            "BACKEND": "club.cache.ForgivingRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": key_prefix,
             # A Redis that stops answering fails a request in seconds instead of hanging it.
