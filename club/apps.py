@@ -5,3 +5,8 @@ class ClubConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "club"
     verbose_name = "Solo Whist club"
+
+    def ready(self) -> None:
+        from club import log_redaction
+
+        log_redaction.install()  # no token in the lines of loggers with handlers of their own

@@ -123,8 +123,8 @@ class JsonFormatter(logging.Formatter):
         for name in FIELDS:
             if hasattr(record, name):
                 entry[name] = getattr(record, name)
-        if record.exc_info:
-            entry["error"] = self.formatException(record.exc_info)
-        elif record.exc_text:
+        if record.exc_text:  # as club.log_redaction left it, without tokens
             entry["error"] = record.exc_text
+        elif record.exc_info:
+            entry["error"] = self.formatException(record.exc_info)
         return json.dumps(entry, default=str, ensure_ascii=False)

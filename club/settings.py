@@ -251,7 +251,11 @@ if LOG_FORMAT not in {"text", "json"}:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "club.request_log.RequestIdFilter"}},
+    "filters": {
+        "request_id": {"()": "club.request_log.RequestIdFilter"},
+        # A token URL's secret part never reaches a log line (club/log_redaction.py).
+        "redact_tokens": {"()": "club.log_redaction.RedactTokens"},
+    },
     "formatters": {
         "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
         "json": {"()": "club.request_log.JsonFormatter"},
@@ -259,7 +263,7 @@ LOGGING = {
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "filters": ["request_id"],
+            "filters": ["request_id", "redact_tokens"],
             "formatter": LOG_FORMAT,
         }
     },
