@@ -223,6 +223,8 @@ def compose(delivery: Delivery, results: NightResults) -> EmailMessage:
         to=[delivery.email],
         headers={
             "List-Unsubscribe": f"<{unsubscribe}>",
+            # RFC 8058: the mail provider's own "Unsubscribe" button posts to the link.
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
             "Auto-Submitted": "auto-generated",
         },
     )

@@ -181,7 +181,7 @@ WHO_MAY: dict[str, set[str]] = {
     "debt_pay": {"secretary", "viewer"},
     "me": {"viewer"},
     "unsubscribe": ANYONE,
-    "claim": ANYONE,
+    "claim": READ,  # a private club's claim page is its members' (outsiders: a missing club)
     "claim_confirm": ANYONE,
     "payee_owed": ANYONE,
     "payee_pay": ANYONE,
