@@ -50,10 +50,11 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_tables2",
     "template_partials",
+    # Before django_tasks_db, so that `manage.py db_worker` is the club's (club/worker.py).
+    "club",
     "django_tasks",
     "django_tasks_db",
     "axes",
-    "club",
 ]
 
 MIDDLEWARE = [
