@@ -58,6 +58,11 @@ def _club(request: HttpRequest) -> str:
     return str(slug or "-")
 
 
+def route_of(request: HttpRequest) -> str:
+    """The URL's pattern (`/t/<str:token>/hands/`), else the path cut short."""
+    return _route(request)
+
+
 def _route(request: HttpRequest) -> str:
     match = request.resolver_match
     if match is not None and match.route:

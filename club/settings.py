@@ -60,6 +60,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: times the whole request and gives it the id its log lines carry.
     "club.request_log.RequestLogMiddleware",
+    # Requests by route and status, the save's latency, for /metrics (club/metrics.py).
+    "club.metrics.MetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # No database: 503 with Retry-After and a page saying the record is safe (club/outage.py).
@@ -202,7 +204,7 @@ else:
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     # A load balancer probes each node over plain HTTP: answer it rather than redirect it.
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]  # and Prometheus scrapes each node
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -309,6 +311,12 @@ TASKS = {
         ),
     }
 }
+
+# /metrics (Prometheus' text format) answers only with `Authorization: Bearer <METRICS_TOKEN>`;
+# unset, it is off. Under gunicorn, PROMETHEUS_MULTIPROC_DIR (an empty directory, read by
+# prometheus-client itself) lets the node's workers add their counts up.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
+PROMETHEUS_MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
 
 # /healthz calls the node "degraded" when a task has waited longer than this for a worker.
 TASKS_MAX_WAIT_SECONDS = int(os.environ.get("TASKS_MAX_WAIT_SECONDS", "300"))
