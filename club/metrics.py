@@ -66,7 +66,8 @@ class MetricsMiddleware:
         # An unrouted path is not a route: one series for all of them, not one per path.
         route = route_of(request) if match is not None else "(unrouted)"
         REQUESTS.labels(route, request.method or "", str(response.status_code)).inc()
-        if match is not None and match.url_name in SAVES and request.method == "POST":
+        saved = match is not None and match.url_name in SAVES and response.status_code < 300
+        if saved and request.method == "POST":  # a 503 while the database is away is no save
             SAVE_SECONDS.labels(route).observe(seconds)
         return response
 

@@ -22,6 +22,7 @@ import email
 import email.policy
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -40,6 +41,7 @@ from tests.club.private_postgres import PrivatePostgres
 
 HTMX = {"HX-Request": "true"}
 HELD_TOO_LONG = 4  # TASKS_MAX_RUN_SECONDS on the nodes and the workers
+METRICS = "metrics-token-of-the-outages-test"
 
 SEED = """
 import datetime as dt, json, django
@@ -134,6 +136,7 @@ def world(tmp_path_factory):
             TASKS_MAX_RUN_SECONDS=str(HELD_TOO_LONG),
             CONN_MAX_AGE="60",
             GUNICORN_CMD_ARGS="--access-logfile -",  # gunicorn's own access lines, to read
+            METRICS_TOKEN=METRICS,
         )
         env.pop("TASKS_BACKEND", None)
         migrate = subprocess.run(
@@ -211,10 +214,24 @@ def _save(port: int, table: dict, number: int, client_id: str):
 def _no_secrets_or_tracebacks(log: Path, world: dict) -> None:
     text = log.read_text(errors="replace")
     assert "Traceback" not in text, text[-3000:]
-    assert '" 500 ' not in text and " 500 " not in text.replace('HTTP/1.1" 50', "")
+    assert not re.search(r'club\.requests .* 500 |HTTP/1\.1" 500 ', text), text[-3000:]
     for table in world["tables"]:
         assert table["token"] not in text
     assert world["door"] not in text
+    # gunicorn's access lines are there, and say <token> where the token was.
+    assert re.search(r'"(GET|POST) /(t|c/crown/door)/<token>/\S* HTTP/1\.1" \d{3}', text)
+
+
+def _scrape(port: int) -> dict[str, float]:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    answer = call(port, "GET", "/metrics", headers={"Authorization": f"Bearer {METRICS}"})
+    assert answer.status == 200
+    found: dict[str, float] = {}
+    for family in text_string_to_metric_families(answer.text):
+        for sample in family.samples:
+            found[sample.name] = found.get(sample.name, 0.0) + sample.value
+    return found
 
 
 def test_a_night_through_a_database_outage_and_a_worker_killed_while_it_mails(world):
@@ -224,7 +241,12 @@ def test_a_night_through_a_database_outage_and_a_worker_killed_while_it_mails(wo
         env = {**env, "EMAIL_URL": f"smtp://127.0.0.1:{mailbox.port}"}
         log = folder / "nodes.log"
         ports = [free_port(), free_port()]
-        nodes = {port: start_node(port, env, log, workers=2, threads=2) for port in ports}
+        nodes = {}
+        for port in ports:  # each node's gunicorn workers add their counts up in its own folder
+            counts = folder / f"metrics-{port}"
+            counts.mkdir()
+            own = {**env, "PROMETHEUS_MULTIPROC_DIR": str(counts)}
+            nodes[port] = start_node(port, own, log, workers=2, threads=2)
         worker_log = folder / "worker.log"
         worker = _start_worker(env, worker_log)
         try:
@@ -301,6 +323,12 @@ def test_a_night_through_a_database_outage_and_a_worker_killed_while_it_mails(wo
             status, body = _health(ports[0])
             assert status == 200 and body["status"] == "ok"
             assert body["tasks"]["running"] == 0 and body["tasks"]["waiting"] == 0
+            # /metrics: the node's saves (both its gunicorn workers), the emails, the queue.
+            first, second = _scrape(ports[0]), _scrape(ports[1])
+            assert first["solo_hand_save_seconds_count"] >= 3  # 1, the resend, table 2's 2nd
+            assert first["solo_hands_saved_total"] >= 2
+            assert first["solo_emails_sent_total"] == second["solo_emails_sent_total"] == 8
+            assert first["solo_tasks_waiting"] == 0
         finally:
             for node in nodes.values():
                 stop_server(node)
