@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import logging
 import random
 import time
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
-from django.db import transaction
+from django.db import connection, transaction
 
 from club.models import RateWindow
 
@@ -104,9 +105,33 @@ def _say_redis_is_down(error: Exception, now: float) -> None:
         )
 
 
+# PostgreSQL: one statement. A new key's row is made with this write; an existing row (locked by
+# ON CONFLICT until the statement ends) keeps the writes still in the window, plus this one if
+# there is room. RETURNING gives the window as it now is: this write is in it or it was refused.
+UPSERT = """
+INSERT INTO club_ratewindow (key, stamps, expires_at, last_allowed)
+VALUES (%(key)s, jsonb_build_array(%(now)s::float8), %(expires)s, true)
+ON CONFLICT (key) DO UPDATE SET
+  last_allowed = (SELECT count(*) FROM jsonb_array_elements(club_ratewindow.stamps) AS s(t)
+                  WHERE (s.t #>> '{}')::float8 > %(cut)s) < %(limit)s,
+  stamps = CASE
+    WHEN (SELECT count(*) FROM jsonb_array_elements(club_ratewindow.stamps) AS s(t)
+          WHERE (s.t #>> '{}')::float8 > %(cut)s) >= %(limit)s
+    THEN club_ratewindow.stamps
+    ELSE (SELECT coalesce(jsonb_agg(s.t), '[]'::jsonb)
+          FROM jsonb_array_elements(club_ratewindow.stamps) AS s(t)
+          WHERE (s.t #>> '{}')::float8 > %(cut)s) || jsonb_build_array(%(now)s::float8)
+  END,
+  expires_at = GREATEST(club_ratewindow.expires_at, EXCLUDED.expires_at)
+RETURNING stamps, last_allowed
+"""
+
+
 def _hit_database(cache_key: str, limit: int, window: int, now: float) -> Verdict:
     key = cache_key if len(cache_key) <= 190 else "sha256:" + _digest(cache_key)
     expires = dt.datetime.fromtimestamp(now + window, dt.UTC)
+    if connection.vendor == "postgresql":
+        return _hit_postgresql(key, limit, window, now, expires)
     # No savepoint inside a caller's transaction: nothing here raises on a race (the insert
     # ignores a conflict), and the window's row stays locked until that transaction ends.
     with transaction.atomic(savepoint=False):
@@ -121,11 +146,28 @@ def _hit_database(cache_key: str, limit: int, window: int, now: float) -> Verdic
             row = RateWindow.objects.select_for_update().get(key=key)
         stamps = sorted(t for t in row.stamps if t > now - window)
         if len(stamps) >= limit:
+            RateWindow.objects.filter(pk=row.pk).update(last_allowed=False)
             return Verdict(False, max(1, int(stamps[0] + window - now) + 1))
         row.stamps = [*stamps, now]
         row.expires_at = expires
-        row.save(update_fields=["stamps", "expires_at"])
+        row.last_allowed = True
+        row.save(update_fields=["stamps", "expires_at", "last_allowed"])
     return Verdict(True, 0)
+
+
+def _hit_postgresql(key: str, limit: int, window: int, now: float, expires: dt.datetime) -> Verdict:
+    params = {"key": key, "now": now, "expires": expires, "cut": now - window, "limit": limit}
+    with connection.cursor() as cursor:
+        cursor.execute(UPSERT, params)
+        stamps, allowed = cursor.fetchone()
+    if isinstance(stamps, str):  # a driver that does not decode jsonb
+        stamps = json.loads(stamps)
+    if allowed:
+        _sweep(now)
+        return Verdict(True, 0)
+    live = sorted(float(t) for t in stamps if float(t) > now - window)
+    oldest = live[0] if live else now
+    return Verdict(False, max(1, int(oldest + window - now) + 1))
 
 
 def _digest(text: str) -> str:

@@ -13,6 +13,8 @@ class RateWindow(models.Model):
     stamps = models.JSONField(default=list)
     # After this nobody needs the row: the newest write has dropped out of its window.
     expires_at = models.DateTimeField(db_index=True)
+    # Whether the latest write was counted (PostgreSQL's one-statement count returns it).
+    last_allowed = models.BooleanField(default=True)
 
     class Meta:
         constraints = [
