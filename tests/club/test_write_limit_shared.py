@@ -102,3 +102,20 @@ def test_a_redis_that_does_not_answer_still_limits_in_the_database_and_says_so(s
     assert not any(r.exc_info for r in said)  # a line, not a traceback per request
     with pytest.raises(Exception, match="onnect"):
         caches["default"].get("anything")  # the cache really was unreachable
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_limits_quick_commit_never_reaches_a_callers_transaction(settings):
+    """On PostgreSQL a window's own commit does not wait for the disk (a lost window costs
+    nothing); inside a caller's transaction (a hand's save) that must never apply: the hand's
+    commit waits for the disk as every other."""
+    from django.db import connection, transaction
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's synchronous_commit")
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    assert ratelimit.hit("alone", 5, 60).allowed
+    with transaction.atomic(), connection.cursor() as cursor:
+        assert ratelimit.hit("in-a-save", 5, 60).allowed
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "on"
