@@ -18,7 +18,6 @@ import datetime as dt
 import hashlib
 import json
 import logging
-import random
 import time
 import uuid
 from dataclasses import dataclass
@@ -145,7 +144,6 @@ def _hit_database(cache_key: str, limit: int, window: int, now: float) -> Verdic
             RateWindow.objects.bulk_create(
                 [RateWindow(key=key, stamps=[], expires_at=expires)], ignore_conflicts=True
             )
-            _sweep(now)
             row = RateWindow.objects.select_for_update().get(key=key)
         stamps = sorted(t for t in row.stamps if t > now - window)
         if len(stamps) >= limit:
@@ -169,7 +167,6 @@ def _hit_postgresql(key: str, limit: int, window: int, now: float, expires: dt.d
     if isinstance(stamps, str):  # a driver that does not decode jsonb
         stamps = json.loads(stamps)
     if allowed:
-        _sweep(now)
         return Verdict(True, 0)
     live = sorted(float(t) for t in stamps if float(t) > now - window)
     oldest = live[0] if live else now
@@ -180,9 +177,9 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _sweep(now: float) -> None:
-    """Now and then, with a new key, the rows of windows long over go."""
-    if random.random() < 0.05:
-        RateWindow.objects.filter(
-            expires_at__lt=dt.datetime.fromtimestamp(now - 60, dt.UTC)
-        ).delete()
+def sweep(now: float | None = None) -> int:
+    """Delete the windows long over (the worker does, every few minutes; so does
+    `manage.py publish_due`): never in a request, which keeps to its queries."""
+    now = time.time() if now is None else now
+    cut = dt.datetime.fromtimestamp(now - 60, dt.UTC)
+    return RateWindow.objects.filter(expires_at__lt=cut).delete()[0]

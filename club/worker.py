@@ -29,10 +29,13 @@ from django_tasks_db.management.commands.db_worker import Worker as BaseWorker
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
+from club import ratelimit
+
 log = logging.getLogger("club.worker")
 
 UNREACHABLE = (OperationalError, InterfaceError)
 RETRIES_OF_A_TASK_CUT_SHORT = 3
+SWEEP_EVERY = 600  # seconds
 
 
 class TaskAbandoned(Exception):
@@ -48,10 +51,14 @@ class Worker(BaseWorker):
         log.info("Starting worker worker_id=%s queues=%s", self.worker_id, self.queue_names)
         if self.startup_delay and self.interval:
             time.sleep(random.random())  # a thundering herd of workers started at once
+        swept_at = 0.0
         while self.running:
             try:
                 close_old_connections()
                 self.take_up_abandoned()
+                if time.monotonic() - swept_at > SWEEP_EVERY:
+                    ratelimit.sweep()  # the limits' windows long over
+                    swept_at = time.monotonic()
                 task_result, looked = self.next_task()
             except DatabaseError as error:
                 if not _unreachable(error):

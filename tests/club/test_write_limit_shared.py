@@ -8,12 +8,14 @@ still enforced, never "no limit", and the save is never an error.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import socket
 import threading
 
 import pytest
 from django.core.cache import caches
+from django.utils import timezone
 
 from club import ratelimit
 
@@ -119,3 +121,16 @@ def test_the_limits_quick_commit_never_reaches_a_callers_transaction(settings):
         assert ratelimit.hit("in-a-save", 5, 60).allowed
         cursor.execute("SHOW synchronous_commit")
         assert cursor.fetchone()[0] == "on"
+
+
+@pytest.mark.django_db
+def test_windows_long_over_are_swept_away_outside_any_request(settings):
+    from club.models import RateWindow
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    assert ratelimit.hit("old", 5, 60).allowed and ratelimit.hit("new", 5, 60).allowed
+    RateWindow.objects.filter(key="ratelimit:old").update(
+        expires_at=timezone.now() - dt.timedelta(minutes=5)
+    )
+    assert ratelimit.sweep() == 1
+    assert list(RateWindow.objects.values_list("key", flat=True)) == ["ratelimit:new"]
