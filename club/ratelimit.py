@@ -1,12 +1,12 @@
-"""A sliding-window limit on how often one key (a table link's token) may write, kept in Django's
-cache, so that every web process counts the same writes.
+"""A sliding-window limit on how often one key (a table link's token, a club's door, an address
+asking for a claim link) may act, counted in a store every web process and node shares.
 
 With Redis (`CACHE_URL`) the window is a sorted set of the writes' times, and one Lua script drops
 the old ones, counts, and records the new write: Redis runs a script alone, so two nodes counting
-the same link at the same moment can never both take the last place. With the local-memory cache
-(one process's own) a lock makes the same read-then-write atomic among the process's threads; each
-process then counts on its own, so N processes allow up to N times the limit: still a bound,
-which is what stops a stuck phone resending in a loop from flooding the server.
+the same link at the same moment can never both take the last place. Without Redis, or while it
+does not answer (said once a minute in the log), the window is a row of the database
+(`RateWindow`), locked while it is counted and written: the database is shared by every worker
+and node, so a limit is never per process, and never "no limit".
 
 The times are the web node's clock: keep the nodes' clocks in step (NTP), as the correction
 windows and sessions need anyway.
@@ -14,14 +14,19 @@ windows and sessions need anyway.
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
+import json
 import logging
-import threading
 import time
 import uuid
 from dataclasses import dataclass
 
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+from django.db import connection, transaction
+
+from club.models import RateWindow
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +47,6 @@ redis.call('PEXPIRE', key, math.ceil(window * 1000))
 return {1, 0}
 """
 
-_local_lock = threading.Lock()
 _script = (
     None  # the Lua script registered once (redis-py runs it by its SHA, loading it if need be)
 )
@@ -60,17 +64,15 @@ def hit(key: str, limit: int, window: int) -> Verdict:
     cache_key = f"ratelimit:{key}"
     cache = caches["default"]
     if isinstance(cache, RedisCache):
-        return _hit_redis(cache, cache_key, limit, window, now)
-    with _local_lock:
-        stamps = [t for t in cache.get(cache_key, []) if t > now - window]
-        if len(stamps) >= limit:
-            return Verdict(False, max(1, int(stamps[0] + window - now) + 1))
-        stamps.append(now)
-        cache.set(cache_key, stamps, window)
-    return Verdict(True, 0)
+        verdict = _hit_redis(cache, cache_key, limit, window, now)
+        if verdict is not None:
+            return verdict
+    return _hit_database(cache_key, limit, window, now)
 
 
-def _hit_redis(cache: RedisCache, cache_key: str, limit: int, window: int, now: float) -> Verdict:
+def _hit_redis(
+    cache: RedisCache, cache_key: str, limit: int, window: int, now: float
+) -> Verdict | None:
     global _script
     key = cache.make_and_validate_key(cache_key)
     try:
@@ -83,9 +85,102 @@ def _hit_redis(cache: RedisCache, cache_key: str, limit: int, window: int, now: 
         allowed, retry_after = _script(
             keys=[key], args=[repr(now), window, limit, member], client=client
         )
-    except Exception:
-        # Redis unreachable: the write goes ahead uncounted rather than a table losing its hand;
-        # /healthz reports the cache down and the balancer stops sending this node work.
-        log.exception("The write limit could not be counted (cache unreachable); allowed")
-        return Verdict(True, 0)
+    except Exception as error:
+        _say_redis_is_down(error, now)
+        return None  # counted in the database instead
     return Verdict(bool(allowed), int(retry_after))
+
+
+_last_said = 0.0
+
+
+def _say_redis_is_down(error: Exception, now: float) -> None:
+    """One warning a minute per process, not one per request, while Redis is away."""
+    global _last_said
+    if now - _last_said >= 60:
+        _last_said = now
+        log.warning(
+            "Rate limits are counted in the database: the cache does not answer (%s)",
+            type(error).__name__,
+        )
+
+
+# PostgreSQL: one statement. A new key's row is made with this write; an existing row (locked by
+# ON CONFLICT until the statement ends) keeps the writes still in the window, plus this one if
+# there is room. RETURNING gives the window as it now is: this write is in it or it was refused.
+UPSERT = """
+INSERT INTO club_ratewindow (key, stamps, expires_at, last_allowed)
+SELECT %(key)s, jsonb_build_array(%(now)s::float8), %(expires)s, true {quick}
+ON CONFLICT (key) DO UPDATE SET
+  last_allowed = (SELECT count(*) FROM jsonb_array_elements(club_ratewindow.stamps) AS s(t)
+                  WHERE (s.t #>> '{}')::float8 > %(cut)s) < %(limit)s,
+  stamps = CASE
+    WHEN (SELECT count(*) FROM jsonb_array_elements(club_ratewindow.stamps) AS s(t)
+          WHERE (s.t #>> '{}')::float8 > %(cut)s) >= %(limit)s
+    THEN club_ratewindow.stamps
+    ELSE (SELECT coalesce(jsonb_agg(s.t), '[]'::jsonb)
+          FROM jsonb_array_elements(club_ratewindow.stamps) AS s(t)
+          WHERE (s.t #>> '{}')::float8 > %(cut)s) || jsonb_build_array(%(now)s::float8)
+  END,
+  expires_at = GREATEST(club_ratewindow.expires_at, EXCLUDED.expires_at)
+RETURNING stamps, last_allowed
+"""
+
+
+QUICK = "FROM (SELECT set_config('synchronous_commit', 'off', true)) AS quick"
+
+
+def _hit_database(cache_key: str, limit: int, window: int, now: float) -> Verdict:
+    key = cache_key if len(cache_key) <= 190 else "sha256:" + _digest(cache_key)
+    expires = dt.datetime.fromtimestamp(now + window, dt.UTC)
+    if connection.vendor == "postgresql":
+        return _hit_postgresql(key, limit, window, now, expires)
+    # No savepoint inside a caller's transaction: nothing here raises on a race (the insert
+    # ignores a conflict), and the window's row stays locked until that transaction ends.
+    with transaction.atomic(savepoint=False):
+        row = RateWindow.objects.select_for_update().filter(key=key).first()
+        if row is None:
+            # The key's first write: an empty window, made once whoever races to make it (the
+            # loser's insert does nothing), then locked and counted like every other.
+            RateWindow.objects.bulk_create(
+                [RateWindow(key=key, stamps=[], expires_at=expires)], ignore_conflicts=True
+            )
+            row = RateWindow.objects.select_for_update().get(key=key)
+        stamps = sorted(t for t in row.stamps if t > now - window)
+        if len(stamps) >= limit:
+            RateWindow.objects.filter(pk=row.pk).update(last_allowed=False)
+            return Verdict(False, max(1, int(stamps[0] + window - now) + 1))
+        row.stamps = [*stamps, now]
+        row.expires_at = expires
+        row.last_allowed = True
+        row.save(update_fields=["stamps", "expires_at", "last_allowed"])
+    return Verdict(True, 0)
+
+
+def _hit_postgresql(key: str, limit: int, window: int, now: float, expires: dt.datetime) -> Verdict:
+    params = {"key": key, "now": now, "expires": expires, "cut": now - window, "limit": limit}
+    # A window lost in a crash costs nothing, so its own commit need not wait for the disk;
+    # inside a caller's transaction (a hand's save) the caller's commit must, and does.
+    quick = "" if connection.in_atomic_block else QUICK
+    with connection.cursor() as cursor:
+        cursor.execute(UPSERT.replace("{quick}", quick), params)
+        stamps, allowed = cursor.fetchone()
+    if isinstance(stamps, str):  # a driver that does not decode jsonb
+        stamps = json.loads(stamps)
+    if allowed:
+        return Verdict(True, 0)
+    live = sorted(float(t) for t in stamps if float(t) > now - window)
+    oldest = live[0] if live else now
+    return Verdict(False, max(1, int(oldest + window - now) + 1))
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def sweep(now: float | None = None) -> int:
+    """Delete the windows long over (the worker does, every few minutes; so does
+    `manage.py publish_due`): never in a request, which keeps to its queries."""
+    now = time.time() if now is None else now
+    cut = dt.datetime.fromtimestamp(now - 60, dt.UTC)
+    return RateWindow.objects.filter(expires_at__lt=cut).delete()[0]

@@ -59,6 +59,11 @@ def _club(request: HttpRequest) -> str:
     return str(slug or "-")
 
 
+def route_of(request: HttpRequest) -> str:
+    """The URL's pattern (`/t/<str:token>/hands/`), else the path cut short."""
+    return _route(request)
+
+
 def _route(request: HttpRequest) -> str:
     match = request.resolver_match
     if match is not None and match.route:
@@ -125,8 +130,8 @@ class JsonFormatter(logging.Formatter):
         for name in FIELDS:
             if hasattr(record, name):
                 entry[name] = getattr(record, name)
-        if record.exc_info:
-            entry["error"] = self.formatException(record.exc_info)
-        elif record.exc_text:
+        if record.exc_text:  # as club.log_redaction left it, without tokens
             entry["error"] = record.exc_text
+        elif record.exc_info:
+            entry["error"] = self.formatException(record.exc_info)
         return json.dumps(entry, default=str, ensure_ascii=False)

@@ -50,17 +50,22 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_tables2",
     "template_partials",
+    # Before django_tasks_db, so that `manage.py db_worker` is the club's (club/worker.py).
+    "club",
     "django_tasks",
     "django_tasks_db",
     "axes",
-    "club",
 ]
 
 MIDDLEWARE = [
     # First: times the whole request and gives it the id its log lines carry.
     "club.request_log.RequestLogMiddleware",
+    # Requests by route and status, the save's latency, for /metrics (club/metrics.py).
+    "club.metrics.MetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # No database: 503 with Retry-After and a page saying the record is safe (club/outage.py).
+    "club.outage.DatabaseOutageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -203,7 +208,7 @@ else:
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     # A load balancer probes each node over plain HTTP: answer it rather than redirect it.
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]  # and Prometheus scrapes each node
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -237,7 +242,8 @@ def cache_settings(url: str, key_prefix: str) -> dict[str, dict[str, object]]:
         )
     return {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache, but a Redis that stops answering is a miss, not an error page.
+            "BACKEND": "club.cache.ForgivingRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": key_prefix,
             # A Redis that stops answering fails a request in seconds instead of hanging it.
@@ -258,7 +264,11 @@ if LOG_FORMAT not in {"text", "json"}:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "club.request_log.RequestIdFilter"}},
+    "filters": {
+        "request_id": {"()": "club.request_log.RequestIdFilter"},
+        # A token URL's secret part never reaches a log line (club/log_redaction.py).
+        "redact_tokens": {"()": "club.log_redaction.RedactTokens"},
+    },
     "formatters": {
         "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
         "json": {"()": "club.request_log.JsonFormatter"},
@@ -266,7 +276,7 @@ LOGGING = {
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "filters": ["request_id"],
+            "filters": ["request_id", "redact_tokens"],
             "formatter": LOG_FORMAT,
         }
     },
@@ -312,8 +322,17 @@ TASKS = {
     }
 }
 
+# /metrics (Prometheus' text format) answers only with `Authorization: Bearer <METRICS_TOKEN>`;
+# unset, it is off. Under gunicorn, PROMETHEUS_MULTIPROC_DIR (an empty directory, read by
+# prometheus-client itself) lets the node's workers add their counts up.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
+PROMETHEUS_MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
+
 # /healthz calls the node "degraded" when a task has waited longer than this for a worker.
 TASKS_MAX_WAIT_SECONDS = int(os.environ.get("TASKS_MAX_WAIT_SECONDS", "300"))
+# A task held longer than this is one whose worker died: /healthz says "degraded", and a worker
+# (club's db_worker) takes it up again, once.
+TASKS_MAX_RUN_SECONDS = int(os.environ.get("TASKS_MAX_RUN_SECONDS", "600"))
 
 if "sqlite" in DATABASES["default"]["ENGINE"]:
     # The covering indexes' INCLUDE columns speed up PostgreSQL; SQLite simply ignores them.

@@ -2,7 +2,14 @@
 club/services/publish.py, the grades' catch-up in club/services/grades.py); tasks queued by an
 earlier release name `club.tasks.<task>`, and still find them here."""
 
+from club.services.account_mail import send_claim_link, send_password_reset
 from club.services.grades import drain_grades
 from club.services.publish import publish_when_due, send_results
 
-__all__ = ["drain_grades", "publish_when_due", "send_results"]
+__all__ = [
+    "drain_grades",
+    "publish_when_due",
+    "send_claim_link",
+    "send_password_reset",
+    "send_results",
+]

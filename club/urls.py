@@ -18,6 +18,7 @@ from club.views import (
     live,
     lockouts,
     members,
+    metrics,
     nights,
     offline,
     payee,
@@ -73,6 +74,7 @@ urlpatterns = [
     path("favicon.ico", offline.favicon, name="favicon"),
     *invitations.urlpatterns,  # an account's owner accepts or declines a club's invitation
     *health.urlpatterns,  # /healthz for a load balancer: database, cache, task queue
+    *metrics.urlpatterns,  # /metrics for Prometheus, with METRICS_TOKEN only
     *help.urlpatterns,  # the guides of docs/, served by the app (club/views/help.py)
     *interchange.schema_urlpatterns,
     *offline.urlpatterns,  # /sw.js: the service worker must sit at the root to cover every page

@@ -13,6 +13,7 @@ from club.models.hands import Hand, HandTombstone, Revoke, ScoreLine
 from club.models.invitations import Invitation
 from club.models.ledger import Debt, Delivery, Netting, PlayerClaim, Publication, Settlement
 from club.models.nights import Night, Seat, Table
+from club.models.rate_limits import RateWindow
 from club.models.rules import RuleSet
 from club.models.seasons import Season, StandingsMethod
 from club.models.sheets import NightSheetCache
@@ -46,6 +47,7 @@ __all__ = [
     "Player",
     "PlayerClaim",
     "Publication",
+    "RateWindow",
     "Revoke",
     "Role",
     "RuleSet",

@@ -1,5 +1,6 @@
-"""What /healthz reports about this web node: can it reach the database and the cache, and how
-long has the oldest background task been waiting for a worker. Nothing about any club.
+"""What /healthz reports about this web node: can it reach the database and the cache, how long
+has the oldest background task been waiting for a worker, and has a task been running for longer
+than any should (its worker died holding it). Nothing about any club.
 
 Each check catches its own failure, so a node whose database is down still answers, saying so.
 """
@@ -29,9 +30,13 @@ class Check:
 
 @dataclass(frozen=True)
 class Queue:
-    ok: bool  # False when the oldest waiting task waited longer than TASKS_MAX_WAIT_SECONDS
+    # False when the oldest waiting task waited longer than TASKS_MAX_WAIT_SECONDS, or a task
+    # has been running longer than TASKS_MAX_RUN_SECONDS
+    ok: bool
     waiting: int | None  # tasks due and not started; None when the queue cannot be read
     oldest_seconds: int | None  # how long the oldest of them has been due
+    running: int | None = None  # tasks a worker holds
+    longest_running_seconds: int | None = None  # how long the longest of them has been held
 
 
 def _timed(probe: Callable[[], object]) -> Check:
@@ -62,11 +67,13 @@ def cache_check() -> Check:
 
     def probe() -> None:
         cache = caches["default"]
+        # Redis's own methods, which raise, not the app's forgiving ones (club/cache.py).
+        kind = RedisCache if isinstance(cache, RedisCache) else type(cache)
         key, value = f"healthz:{uuid.uuid4().hex}", uuid.uuid4().hex
-        cache.set(key, value, 10)
-        if cache.get(key) != value:
+        kind.set(cache, key, value, 10)
+        if kind.get(cache, key) != value:
             raise LookupError("the cache did not keep a value")
-        cache.delete(key)
+        kind.delete(cache, key)
 
     return _timed(probe)
 
@@ -98,8 +105,13 @@ def task_queue(reachable: bool = True, now: dt.datetime | None = None) -> Queue 
             queued=Min("enqueued_at", filter=Q(run_after=get_date_max())),
             deferred=Min("run_after", filter=~Q(run_after=get_date_max())),
         )
+        held = DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING).aggregate(
+            n=Count("id"), since=Min("started_at")
+        )
     except Exception:
         return Queue(False, None, None)
     since = [t for t in (row["queued"], row["deferred"]) if t is not None]
     oldest = int((now - min(since)).total_seconds()) if since else 0
-    return Queue(oldest <= settings.TASKS_MAX_WAIT_SECONDS, row["n"], oldest)
+    longest = int((now - held["since"]).total_seconds()) if held["since"] else 0
+    ok = oldest <= settings.TASKS_MAX_WAIT_SECONDS and longest <= settings.TASKS_MAX_RUN_SECONDS
+    return Queue(ok, row["n"], oldest, held["n"], longest)

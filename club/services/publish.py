@@ -19,6 +19,7 @@ import logging
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
+from django.db.models import Q
 from django.db.transaction import on_commit
 from django.utils import timezone
 from django_tasks import task
@@ -184,7 +185,11 @@ def publish_due(now: dt.datetime | None = None) -> tuple[int, int]:
             published += 1
     sent = 0
     waiting = (
-        Delivery.objects.filter(status=Delivery.Status.PENDING)
+        Delivery.objects.filter(
+            Q(status=Delivery.Status.PENDING)
+            # being sent by a worker that died holding it (results_mail.send_publication)
+            | Q(status=Delivery.Status.SENDING, next_attempt_at__lte=now)
+        )
         .filter(player__club__closed_at=None)
         .values_list("publication", flat=True)
         .distinct()

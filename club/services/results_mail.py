@@ -4,8 +4,10 @@ Sending works through the outbox: one `Delivery` row per player per publication 
 from pending to sending by a conditional UPDATE before the message goes out, so two workers (or a
 retried task) can never both send it; then to sent, or back to pending with a later attempt time
 when the mail server failed for a while, or to failed when the address is malformed or refused.
-A worker that dies between claiming and marking leaves the row "sending": it is reported, never
-sent again automatically (never twice beats at least once for a results email).
+A worker that dies between claiming and marking leaves the row "sending": once
+TASKS_MAX_RUN_SECONDS have passed (the worker would have finished long before) the next run takes
+it up again, with the same Message-ID, so that a message the server had accepted just before the
+kill is shown once by the receiving side.
 """
 
 from __future__ import annotations
@@ -20,8 +22,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
 from django.core.validators import validate_email
-from django.db import transaction
-from django.db.models import F, Q, Sum
+from django.db.models import F, Min, Q, Sum
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -228,6 +229,8 @@ def compose(delivery: Delivery, results: NightResults) -> EmailMessage:
         to=[delivery.email],
         headers={
             "List-Unsubscribe": f"<{unsubscribe}>",
+            # RFC 8058: the mail provider's own "Unsubscribe" button posts to the link.
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
             "Auto-Submitted": "auto-generated",
         },
     )
@@ -250,85 +253,118 @@ class SendReport:
     next_attempt_at: dt.datetime | None = None
 
 
-def _claim(deliveries: list[Delivery]) -> list[Delivery]:
-    """Take the rows for this worker: pending -> sending, each by a conditional UPDATE, all in one
-    transaction (one commit). A row another worker holds or has taken is skipped: on PostgreSQL
-    its UPDATE waits for the other's commit, then finds the row no longer pending."""
-    claimed = []
-    with transaction.atomic():
-        for delivery in deliveries:
-            if Delivery.objects.filter(pk=delivery.pk, status=Delivery.Status.PENDING).update(
-                status=Delivery.Status.SENDING, attempts=F("attempts") + 1
-            ):
-                delivery.attempts += 1
-                claimed.append(delivery)
-    return claimed
+def sending_horizon(now: dt.datetime) -> dt.timedelta:
+    """How long a claimed row is another worker's: past it, that worker died holding it."""
+    return dt.timedelta(seconds=settings.TASKS_MAX_RUN_SECONDS)
+
+
+def _claim(delivery: Delivery, now: dt.datetime) -> bool:
+    """Take the row for this worker: a conditional UPDATE of exactly the state it was read in
+    (pending, or being sent by a worker that died), so that of two workers one takes it. While
+    it is being sent, `next_attempt_at` says when it may be taken up again."""
+    taken = Delivery.objects.filter(
+        pk=delivery.pk, status=delivery.status, next_attempt_at=delivery.next_attempt_at
+    ).update(
+        status=Delivery.Status.SENDING,
+        attempts=F("attempts") + 1,
+        next_attempt_at=now + sending_horizon(now),
+    )
+    if taken:
+        delivery.attempts += 1
+    return bool(taken)
+
+
+def message_id(delivery: Delivery) -> str:
+    """The same for every attempt at one email: a receiving server or mail app that gets it
+    twice (a worker killed between the server's "accepted" and the row's "sent") shows it once."""
+    domain = settings.DEFAULT_FROM_EMAIL.rsplit("@", 1)[-1].strip(" >") or "localhost"
+    return f"<solo-results-{delivery.publication_id}-{delivery.pk}@{domain}>"
 
 
 def send_publication(publication_id: int, now: dt.datetime | None = None) -> SendReport:
-    """Send the publication's due emails; never one already sent or being sent.
+    """Send the publication's due emails; never one already sent or being sent by a worker
+    that is alive.
 
-    The outcomes are written together at the end, in one transaction: a worker killed part-way
-    leaves its rows "being sent" (shown on the night page), never to be sent again."""
+    Each row is claimed, sent and marked on its own, so a worker killed part-way leaves at most
+    one row "being sent"; once the horizon (TASKS_MAX_RUN_SECONDS) has passed, the next run
+    takes it up again, with the same Message-ID. Rows another worker is sending now are left to
+    it: the report asks for a run again when that worker's horizon ends."""
     now = now or timezone.now()
     report = SendReport()
     publication = Publication.objects.select_related(
         "night", "night__season", "night__season__club"
     ).get(pk=publication_id)
-    due = list(
-        Delivery.objects.filter(publication=publication, status=Delivery.Status.PENDING)
-        .filter(Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now))
-        .select_related("player")
-        .order_by("id")
+    rows = Delivery.objects.filter(publication=publication)
+    pending = Q(status=Delivery.Status.PENDING) & (
+        Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
     )
-    claimed = _claim(due)
-    outcomes: dict[int, dict[str, Any]] = {}
-    sent: list[int] = []
+    abandoned = Q(status=Delivery.Status.SENDING, next_attempt_at__lte=now)
+    due = list(rows.filter(pending | abandoned).select_related("player").order_by("id"))
     results = None
-    for delivery in claimed:
+    for delivery in due:
+        if not _claim(delivery, now):
+            continue
         delivery.publication = publication
         try:
             validate_email(delivery.email)
         except ValidationError:
-            outcomes[delivery.pk] = _failed(f"Not an email address: {delivery.email!r}")
+            _record(delivery, _failed(f"Not an email address: {delivery.email!r}"))
             report.failed += 1
             continue
         if results is None:
             results = night_results(publication.night)
         try:
-            compose(delivery, results).send(fail_silently=False)
+            message = compose(delivery, results)
+            message.extra_headers["Message-ID"] = message_id(delivery)
+            message.send(fail_silently=False)
         except smtplib.SMTPRecipientsRefused as error:
             reasons = "; ".join(
                 f"{code} {msg.decode(errors='replace') if isinstance(msg, bytes) else msg}"
                 for code, msg in error.recipients.values()
             )
-            outcomes[delivery.pk] = _failed(f"Refused by the mail server: {reasons}")
+            _record(delivery, _failed(f"Refused by the mail server: {reasons}"))
             report.failed += 1
         except (smtplib.SMTPException, OSError) as error:
             if delivery.attempts >= MAX_ATTEMPTS:
-                outcomes[delivery.pk] = _failed(
-                    f"Gave up after {delivery.attempts} attempts: {error}"
-                )
+                _record(delivery, _failed(f"Gave up after {delivery.attempts} attempts: {error}"))
                 report.failed += 1
             else:
                 at = now + retry_delay(delivery.attempts)
-                outcomes[delivery.pk] = {
-                    "status": Delivery.Status.PENDING,
-                    "next_attempt_at": at,
-                    "error": f"Attempt {delivery.attempts} failed, will retry: {error}"[:300],
-                }
+                _record(
+                    delivery,
+                    {
+                        "status": Delivery.Status.PENDING,
+                        "next_attempt_at": at,
+                        "error": f"Attempt {delivery.attempts} failed, will retry: {error}"[:300],
+                    },
+                )
                 report.retrying += 1
                 report.next_attempt_at = min(filter(None, [report.next_attempt_at, at]))
         else:
-            sent.append(delivery.pk)
+            _record(
+                delivery,
+                {
+                    "status": Delivery.Status.SENT,
+                    "sent_at": timezone.now(),
+                    "error": "",
+                    "next_attempt_at": None,
+                },
+            )
             report.sent += 1
-    with transaction.atomic():
-        Delivery.objects.filter(pk__in=sent).update(
-            status=Delivery.Status.SENT, sent_at=timezone.now(), error=""
-        )
-        for pk, fields in outcomes.items():
-            Delivery.objects.filter(pk=pk).update(**fields)
+    # Rows another worker holds now: look again when it would have finished with them.
+    held = rows.filter(status=Delivery.Status.SENDING, next_attempt_at__gt=now).aggregate(
+        at=Min("next_attempt_at")
+    )["at"]
+    if held is not None:
+        report.next_attempt_at = min(filter(None, [report.next_attempt_at, held]))
     return report
+
+
+def _record(delivery: Delivery, fields: dict[str, Any]) -> None:
+    """The row's outcome, at once (its own commit), and only while this worker still holds it."""
+    Delivery.objects.filter(
+        pk=delivery.pk, status=Delivery.Status.SENDING, attempts=delivery.attempts
+    ).update(**fields)
 
 
 def _failed(error: str) -> dict[str, Any]:

@@ -3,13 +3,20 @@ reference, which the operator finds in the logs beside the error (club.request_l
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponseServerError
+import sys
+
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.template import loader
 
+from club import outage
 from club.request_log import request_id_of
 
 
-def server_error(request: HttpRequest) -> HttpResponseServerError:
+def server_error(request: HttpRequest) -> HttpResponse:
+    error = sys.exc_info()[1]
+    if error is not None and outage.is_outage(error):
+        # The database went away after the view (a session saved on the way out): still a 503.
+        return outage.unavailable(request, error)
     reference = request_id_of(request)
     try:
         # A page of its own, with no club, user or database in it: whatever failed, this renders.

@@ -1,8 +1,10 @@
 """/healthz: a load balancer's (or a monitor's) question "can this node serve?", answered as JSON
-without a login. 200 when the database and the cache answer, 503 when either does not, so the
-balancer stops sending the node work. A background queue that falls behind (no worker running)
-shows as "status": "degraded" with a 200: the web node itself is fine, and taking every node out
-of the balancer would not start a worker. The answer says nothing about any club.
+without a login. "ok" (200); "degraded" (200) when the cache does not answer (the pages go on,
+limits are counted in the database) or the task queue is behind (a task waiting or running too
+long: no worker, or one that died holding it); "down" (503) only when the database does not
+answer, the one thing without which the node cannot serve. Taking every node out of the balancer
+for a cache or a worker would stop a site that still works. The answer says nothing about any
+club.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
     database = health.database()
     cache = health.cache_check()
     queue = health.task_queue(reachable=database.ok)
-    up = database.ok and cache.ok
-    status = "down" if not up else ("degraded" if queue is not None and not queue.ok else "ok")
+    up = database.ok
+    behind = queue is not None and not queue.ok
+    status = "down" if not up else ("degraded" if behind or not cache.ok else "ok")
     body = {
         "status": status,
         "database": asdict(database),

@@ -6,28 +6,25 @@ works without logging in."""
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import secrets
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
-from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
-from django.urls import path, reverse
+from django.urls import path
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 
 from club import access
 from club.forms.ledger import ClaimForm, EmailPreferencesForm
 from club.models import NightTotal, Player, PlayerClaim
 from club.queries.money_owed import pay_rows
-from club.services import ledger, results_mail
+from club.services import account_mail, ledger, results_mail
 from club.views.ledger import debt_pay_url, own_player
 
 CLAIM_VALID_FOR = dt.timedelta(hours=24)
@@ -66,9 +63,11 @@ def me(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "club/members/me.html", context)
 
 
+@csrf_exempt  # RFC 8058: the mail provider posts "List-Unsubscribe=One-Click", with no token
 def unsubscribe(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    """The link in every results email: GET asks, POST stops the emails. No login needed: the
-    signed token names the player."""
+    """The link in every results email: GET asks, POST stops the emails (the page's button, or
+    the mail provider's one-click unsubscribe). No login needed: the signed token names the
+    player, and it only ever turns emails off."""
     club = access.club_or_404(slug)
     player_id = results_mail.player_from_token(token)
     player = get_object_or_404(Player, pk=player_id or 0, club=club)
@@ -82,37 +81,32 @@ def unsubscribe(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     )
 
 
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 def claim(request: HttpRequest, slug: str) -> HttpResponse:
     """Ask for a one-time link to claim your player record, sent to the address the club has."""
     club = access.club_or_404(slug)
-    if not club.players_may_claim:
-        raise Http404("This club does not let players claim their records")
+    if not club.players_may_claim or not access.can(request.user, club, access.READ):
+        # A private club answers outsiders as a club that does not exist (its name unsaid).
+        raise Http404("No such club")
     form = ClaimForm(request.POST or None)
     sent = False
     if request.method == "POST" and form.is_valid():
         email = form.cleaned_data["email"]
-        player = (
-            Player.objects.filter(club=club, email__iexact=email, user__isnull=True)
-            .order_by("pk")
-            .first()
-        )
-        if player is not None:
-            token = secrets.token_urlsafe(32)
-            PlayerClaim.objects.create(player=player, token_hash=_hash(token))
-            link = results_mail.absolute(reverse("claim_confirm", args=[club.slug, token]))
-            body = render_to_string(
-                "club/email/claim.txt", {"club": club, "player": player, "link": link}
+        refused = account_mail.allowed(request, "claim", email)
+        if refused is not None and refused.retry_after:
+            form.add_error(
+                None,
+                "Too many requests from here: try again in "
+                f"{max(1, refused.retry_after // 60)} minutes.",
             )
-            try:
-                EmailMessage(f"Your player record at {club.name}", body, to=[player.email]).send()
-            except Exception:  # said honestly, not as if it went
-                messages.error(request, "The email could not be sent just now: try again later.")
-                return redirect("claim", slug=club.slug)
-        # The same answer whether or not the address is known: no probing for members' emails.
+            response = render(
+                request, "club/members/claim.html", {"club": club, "form": form}, status=429
+            )
+            response["Retry-After"] = str(refused.retry_after)
+            return response
+        if refused is None:
+            account_mail.send_claim_link.enqueue(club.pk, email)
+        # The same answer whether or not the address is known, or over its own limit: no
+        # probing for members' emails, by the words or by the time taken.
         sent = True
     return render(request, "club/members/claim.html", {"club": club, "form": form, "sent": sent})
 
@@ -122,7 +116,7 @@ def claim_confirm(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     club = access.club_or_404(slug)
     found = (
         PlayerClaim.objects.select_related("player")
-        .filter(token_hash=_hash(token), player__club=club)
+        .filter(token_hash=account_mail.claim_token_hash(token), player__club=club)
         .first()
     )
     if found is None:

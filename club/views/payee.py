@@ -16,6 +16,13 @@ from club.models import Club, Player
 from club.queries.money_owed import pay_rows
 from club.services import ledger, results_mail
 
+# A reopened night's hands, and so its debts, may still change: the payee's link marks nothing
+# on it until the secretary closes it again.
+REOPENED = (
+    "The night of {date:%-d %B %Y} has been reopened for correction, so what is owed on it may "
+    "change: payments on it can be marked again once the secretary closes it."
+)
+
 
 def _payee(slug: str, token: str) -> tuple[Club, Player]:
     """The club and the player the signed link names; a 404 for a forged, expired or another
@@ -32,6 +39,7 @@ def _payee(slug: str, token: str) -> tuple[Club, Player]:
 def payee_owed(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     club, player = _payee(slug, token)
     debts = [d for d in ledger.open_debts(club, player) if d.payee_id == player.pk]
+    reopened = sorted({d.night.date for d in debts if not d.night.is_closed})
     rows = pay_rows(
         club,
         debts,
@@ -39,6 +47,9 @@ def payee_owed(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         player,
         lambda debt: reverse("payee_pay", args=[club.slug, token, debt.pk]),
     )
+    for row in rows:
+        if not row["debt"].night.is_closed:
+            row["can_pay"] = False  # its night is reopened: see REOPENED
     return render(
         request,
         "club/members/payee.html",
@@ -48,6 +59,7 @@ def payee_owed(request: HttpRequest, slug: str, token: str) -> HttpResponse:
             "pay_rows": rows,
             "marked": ledger.marked_for_payee(player),
             "next": request.path,
+            "reopened": [REOPENED.format(date=date) for date in reopened],
         },
     )
 
@@ -62,6 +74,9 @@ def payee_pay(request: HttpRequest, slug: str, token: str, debt_id: int) -> Http
     back = reverse("payee_owed", args=[club.slug, token])
     if debt is None:
         messages.error(request, "Nothing more is owed to you on that one.")
+        return redirect(back)
+    if not debt.night.is_closed:
+        messages.error(request, REOPENED.format(date=debt.night.date))
         return redirect(back)
     form = PaymentForm(request.POST, club=club)
     if not form.is_valid():

@@ -200,6 +200,8 @@ def test_claiming_a_record_with_a_one_time_link(client, club, players, django_us
     cat = players[2]
     cat.email = "cat@example.org"
     cat.save()
+    club.is_public = True  # a private club's claim page is its members' alone
+    club.save()
     assert client.get(u("claim")).status_code == 404  # the club has not switched it on
     club.players_may_claim = True
     club.save()
@@ -223,7 +225,7 @@ def test_claiming_a_record_with_a_one_time_link(client, club, players, django_us
 
 
 def test_an_expired_claim_link_is_refused(client, club, players):
-    club.players_may_claim = True
+    club.players_may_claim = club.is_public = True
     club.save()
     cat = players[2]
     cat.email = "cat@example.org"
@@ -237,7 +239,7 @@ def test_an_expired_claim_link_is_refused(client, club, players):
 
 
 def test_a_signed_in_user_links_their_account(client, club, players, viewer):
-    club.players_may_claim = True
+    club.players_may_claim = club.is_public = True
     club.save()
     dan = players[3]
     dan.email = "dan@example.org"

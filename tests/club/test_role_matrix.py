@@ -56,6 +56,7 @@ WHO_MAY: dict[str, set[str]] = {
     "service_worker": ANYONE,
     "favicon": ANYONE,
     "healthz": ANYONE,  # a load balancer's probe: says nothing about any club
+    "metrics": set(),  # Prometheus's, with METRICS_TOKEN as its bearer token: no visitor's
     # The guides, served by the app: a club night has no internet, and nothing here is a club's
     **dict.fromkeys(["help", "help_page", "help_image", "help_players_pdf"], ANYONE),
     "invitations": SIGNED_IN,
@@ -187,7 +188,7 @@ WHO_MAY: dict[str, set[str]] = {
     "debt_pay": {"secretary", "viewer"},
     "me": {"viewer"},
     "unsubscribe": ANYONE,
-    "claim": ANYONE,
+    "claim": READ,  # a private club's claim page is its members' (outsiders: a missing club)
     "claim_confirm": ANYONE,
     "payee_owed": ANYONE,
     "payee_pay": ANYONE,

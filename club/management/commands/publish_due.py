@@ -6,6 +6,7 @@ minutes) as well, or instead, so that nothing waits if the worker was down."""
 
 from django.core.management.base import BaseCommand
 
+from club import ratelimit
 from club.services.grades import drain_all
 from club.services.publish import publish_due
 
@@ -16,6 +17,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         published, sent = publish_due()
         rated = drain_all()
+        ratelimit.sweep()  # the limits' windows long over, where no worker runs
         self.stdout.write(
             f"{published} night(s) published, {sent} email(s) sent, {rated} hand(s) graded."
         )
