@@ -338,7 +338,7 @@ def score_hand(hand: Hand, rules: RuleSet) -> Result:
     if hand.penalty is not None:
         return _score_penalty(hand, contract, players, defenders, rules)
     if hand.wrong_cards:
-        return _score_wrong_cards(hand, contract, players, declaring, defenders, rules)  # type: ignore[arg-type]
+        return _score_wrong_cards(hand, contract, players, declaring, defenders, rules)
 
     # Digest of the Laws (Hoyle): "No revoking player or partnership can win a declaration"; "The
     # penalty for every revoke is the loss of three tricks from the score of the revoking side";

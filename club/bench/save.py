@@ -18,6 +18,7 @@ import datetime as dt
 import statistics
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,7 +74,7 @@ def _form(table: Table) -> dict[str, object]:
     }
 
 
-def _insert(model: type[Model], rows: list[Model], returning: bool = False) -> list[int]:
+def _insert(model: type[Model], rows: Sequence[Model], returning: bool = False) -> list[int]:
     """INSERT the rows by bare SQL (their columns' values as Django would store them)."""
     fields = [f for f in model._meta.local_concrete_fields if not f.primary_key]
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)

@@ -16,7 +16,15 @@ import scoring
 from club.names import short_names
 
 if TYPE_CHECKING:
+    from django import forms
+
     from club.models import Player
+
+    # The layout is a mixin of a Django form (club.forms.hands.HandForm): checked as one, so
+    # that its reads of the form's fields, data and errors are checked too.
+    _FormBase = forms.Form
+else:
+    _FormBase = object
 
 NO_CONTRACT = "none"  # what the page calls "no contract chosen yet" when it shows and hides fields
 HIDDEN_FIELDS = ("expected_number", "version", "client_id")
@@ -109,7 +117,7 @@ MORE_FIELDS = (
 )
 
 
-class HandLayout:
+class HandLayout(_FormBase):
     """The layout half of the hand form (club.forms.hands.HandForm), which sets `seats`,
     `sitting_out`, `contracts`, `rules`, `number`, `hand_dealer` and `rotation_trump`."""
 
@@ -120,10 +128,7 @@ class HandLayout:
     number: int
     hand_dealer: Player
     rotation_trump: str
-    fields: dict[str, Any]
-    data: Any
-    initial: dict[str, Any]
-    is_bound: bool
+    fields: dict[str, Any]  # by name, each its own kind of field (choices, queryset)
 
     def plan(self) -> dict[str, Any]:
         """The table's rotation as scoring.table gives it, for the page to move on to the next

@@ -42,6 +42,8 @@ def default_zone() -> str:
 class ClubFields(forms.Form):
     """What a new club needs: its name and address, money or points, time zone, rules."""
 
+    fields: dict[str, Any]  # by name, each its own kind of field (choices)
+
     name = forms.CharField(label="Club name", max_length=120)
     slug = forms.CharField(
         label="Address of the club's page",
@@ -92,7 +94,8 @@ class ClubFields(forms.Form):
         return slug
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if "name" in data and "slug" in data and not data["slug"]:
             data["slug"] = clubs_lifecycle.free_slug(data["name"])
         if data.get("unit_kind") == Club.UnitKind.MONEY and not data.get("currency_symbol"):
@@ -146,6 +149,8 @@ class SignupForm(ClubFields):
 class FirstNightForm(forms.Form):
     """The first run: the members, the rules and the season, then tonight."""
 
+    fields: dict[str, Any]  # by name, each its own kind of field (choices)
+
     names = forms.CharField(
         label="Your members' names, one a line",
         widget=forms.Textarea(attrs={"rows": 9, "autocomplete": "off"}),
@@ -191,7 +196,7 @@ class FirstNightForm(forms.Form):
                 "rest on the Players page afterwards."
             )
         limit = Player._meta.get_field("name").max_length
-        too_long = [n for n in names if len(n) > limit]
+        too_long = [n for n in names if limit is not None and len(n) > limit]
         if too_long:
             raise forms.ValidationError(
                 f"{too_long[0][:30]}... is too long for a name: at most {limit} characters."

@@ -35,6 +35,6 @@ class WrongCardsField(forms.MultipleChoiceField):
             choices=[(key, p.name) for key, p in self.players.items()], required=False, **kwargs
         )
 
-    def clean(self, value: Any) -> tuple[Player, ...]:  # type: ignore[override]
+    def clean(self, value: Any) -> tuple[Player, ...]:
         keys = set(super().clean(value))
         return tuple(p for key, p in self.players.items() if key in keys)

@@ -17,8 +17,7 @@ import re
 from dataclasses import dataclass
 
 from django.contrib.admin.models import LogEntry
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.contrib.contenttypes.models import ContentType
 from django.contrib.sessions.models import Session
 from django.db import transaction
@@ -87,7 +86,7 @@ def free_slug(name: str) -> str:
     return slug
 
 
-def make_club(new: NewClub, secretary: AbstractBaseUser, hidden_until_confirmed: bool) -> Club:
+def make_club(new: NewClub, secretary: User, hidden_until_confirmed: bool) -> Club:
     """The club, its secretary and its first rule set (from the preset), in one transaction. A
     sign-up's club stays hidden until its secretary confirms their email address; one that is
     never confirmed is deleted after SIGNUP_WAITS_DAYS, as a closed club is."""
@@ -140,7 +139,7 @@ def confirm_signup(club: Club) -> Club:
 
 def close_club(
     club: Club,
-    by: AbstractBaseUser | None,
+    by: User | None,
     because: str = Club.Closure.SECRETARY,
     days: int = KEEP_CLOSED_DAYS,
 ) -> Club:
@@ -170,7 +169,7 @@ def close_club(
     return locked
 
 
-def reopen_club(club: Club, by: AbstractBaseUser | None = None) -> Club:
+def reopen_club(club: Club, by: User | None = None) -> Club:
     """Undo a closing before the purge: the club is back as it was, every row of it kept."""
     with transaction.atomic():
         locked = Club.all_objects.select_for_update().get(pk=club.pk)
@@ -205,7 +204,6 @@ class Purged:
 def _accounts_only_here(club: Club) -> list[int]:
     """The club's accounts that belong to no other club, hold no player record of another club,
     and are no operator's (staff): they go with the club."""
-    User = get_user_model()
     ids = (
         set(Membership.objects.filter(club=club).values_list("user_id", flat=True))
         | set(Invitation.objects.filter(club=club).values_list("user_id", flat=True))
@@ -280,7 +278,6 @@ def _lockout_rows(usernames: list[str]) -> int:
 def purge_club(club: Club) -> Purged:
     """Delete a club and everything that refers to it, for good, in one transaction. Leaves the
     one log line."""
-    User = get_user_model()
     with transaction.atomic():
         club = Club.all_objects.select_for_update().get(pk=club.pk)
         club_id = club.pk  # the delete below empties club.pk
@@ -395,7 +392,7 @@ class _Renamer:
         return value
 
 
-def forget_player(player: Player, by: AbstractBaseUser | None) -> Player:
+def forget_player(player: Player, by: User | None) -> Player:
     """The player's name becomes "Former player N"; their email, their account's link and their
     claims are gone, and their name is taken out of the club's audit trail. Their hands, score
     lines, debts and payments stay as they were: every amount, standing and settle-up still adds

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -36,7 +36,7 @@ def start_first_night(
     rule_set_choice: str,
     season_name: str,
     all_here: bool,
-    user: AbstractBaseUser,
+    user: User,
 ) -> tuple[Night, list[Player]]:
     """All of it or none: the players, the season, tonight's night and the arrivals."""
     with transaction.atomic():

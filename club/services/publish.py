@@ -175,10 +175,13 @@ def publish_due(now: dt.datetime | None = None) -> tuple[int, int]:
     Returns (nights published, emails sent)."""
     now = now or timezone.now()
     published = 0
-    due = Night.objects.filter(
-        status=Night.Status.CLOSED, published_at__isnull=True, publish_after__lte=now
-    ).filter(season__club__closed_at=None)  # a closed club publishes and emails nothing more
-    due = due.values_list("pk", flat=True)
+    due = (
+        Night.objects.filter(
+            status=Night.Status.CLOSED, published_at__isnull=True, publish_after__lte=now
+        )
+        .filter(season__club__closed_at=None)  # a closed club publishes and emails nothing more
+        .values_list("pk", flat=True)
+    )
     for night_id in list(due):
         night = Night(pk=night_id)
         if publish(night, None, only_if_due=True, now=now) is not None:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.core.mail import send_mail
@@ -42,7 +42,7 @@ def signup_open() -> bool:
     return getattr(settings, "SIGNUP", "open") == "open"
 
 
-def confirmation_token(user: AbstractBaseUser, club: Club) -> str:
+def confirmation_token(user: User, club: Club) -> str:
     return signing.dumps({"u": user.pk, "c": club.pk}, salt=SALT, compress=True)
 
 
@@ -60,7 +60,7 @@ def read_token(token: str) -> tuple[int, int]:
     return int(data["u"]), int(data["c"])
 
 
-def _send(to: str, template: str, context: dict) -> None:
+def _send(to: str, template: str, context: dict[str, Any]) -> None:
     subject, _, body = render_to_string(template, context).partition("\n")
     send_mail(subject.strip(), body.lstrip("\n"), None, [to])
 
@@ -80,7 +80,6 @@ def sign_up(new: NewClub, email: str, password: str, site: str) -> SignedUp:
     the address the person signed up at, e.g. https://solo.example.org). When the address has an
     account already, nothing is made: the address is told so by email, and the page says the same
     as for a new one, so that the form never tells a stranger which addresses have accounts."""
-    User = get_user_model()
     existing = User.objects.filter(email__iexact=email).order_by("pk").first() or (
         User.objects.filter(username__iexact=email).first()
     )
@@ -113,7 +112,7 @@ def sign_up(new: NewClub, email: str, password: str, site: str) -> SignedUp:
     return SignedUp(club, email)
 
 
-def _pending_club(user: AbstractBaseUser) -> Club | None:
+def _pending_club(user: User) -> Club | None:
     if user.is_active:
         return None
     return (
@@ -127,11 +126,10 @@ def _pending_club(user: AbstractBaseUser) -> Club | None:
     )
 
 
-def confirm(token: str) -> tuple[AbstractBaseUser, Club, bool]:
+def confirm(token: str) -> tuple[User, Club, bool]:
     """The link came back: the account is active and the club open. Returns (user, club,
     whether this was the first time)."""
     user_id, club_id = read_token(token)
-    User = get_user_model()
     with transaction.atomic():
         user = User.objects.select_for_update().filter(pk=user_id).first()
         club = Club.all_objects.filter(pk=club_id).first()
@@ -154,9 +152,8 @@ def confirm(token: str) -> tuple[AbstractBaseUser, Club, bool]:
     return user, club, first
 
 
-def secretary_account(email: str) -> AbstractBaseUser:
+def secretary_account(email: str) -> User:
     """The account of this address, or a new one with no password yet (set by the emailed link)."""
-    User = get_user_model()
     email = email.strip().lower()
     user = User.objects.filter(email__iexact=email).order_by("pk").first()
     if user is None:

@@ -23,7 +23,7 @@ def club_close(request: HttpRequest, slug: str) -> HttpResponse:
     form = CloseClubForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
         try:
-            closed = clubs_lifecycle.close_club(club, request.user)
+            closed = clubs_lifecycle.close_club(club, access.acting_user(request))
         except clubs_lifecycle.LifecycleError as error:  # closed by another tab meanwhile
             messages.error(request, str(error))
             return redirect("home")
@@ -45,7 +45,7 @@ def player_forget(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
     if request.method == "POST":
         old = player.name
         try:
-            player = clubs_lifecycle.forget_player(player, request.user)
+            player = clubs_lifecycle.forget_player(player, access.acting_user(request))
         except clubs_lifecycle.LifecycleError as error:
             messages.error(request, str(error))
         else:

@@ -75,12 +75,13 @@ def signup(request: HttpRequest) -> HttpResponse:
     club only, open at once."""
     if not service.signup_open():
         return render(request, "club/signup/closed.html", status=404)
-    signed_in = request.user.is_authenticated
+    user = access.acting_user(request)
+    signed_in = user is not None
     form_class = ClubFields if signed_in else SignupForm
     form = form_class(request.POST or None)
     if request.method == "POST":
         keys = [("signup-client", _client(request))]
-        email = request.user.email if signed_in else request.POST.get("email", "")
+        email = user.email if user is not None else request.POST.get("email", "")
         if email:
             keys.append(("signup-address", email.strip().lower()))
         refused = _too_many(request, keys)
@@ -88,9 +89,9 @@ def signup(request: HttpRequest) -> HttpResponse:
             return refused
         if form.is_valid():
             try:
-                if signed_in:
+                if user is not None:
                     club = clubs_lifecycle.make_club(
-                        form.new_club(), request.user, hidden_until_confirmed=False
+                        form.new_club(), user, hidden_until_confirmed=False
                     )
                     messages.success(request, f"{club.name} is made: now its first night.")
                     return redirect("club_first_run", slug=club.slug)
@@ -155,7 +156,7 @@ def club_first_run(request: HttpRequest, slug: str) -> HttpResponse:
                 data["rule_set"],
                 data["season"],
                 data["all_here"],
-                request.user,
+                access.signed_in(request),
             )
         except (SetupError, ValidationError) as error:
             text = error.messages if isinstance(error, ValidationError) else [str(error)]

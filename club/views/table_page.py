@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 
 from club import access
 from club.forms.hand_factories import new_hand_form
@@ -97,7 +98,7 @@ def page_context(request: HttpRequest, route: TableRoute, **extra: Any) -> dict[
     club, table = route.club, route.table
     night = table.night
     can_score = route.can_score
-    context = {
+    context: dict[str, Any] = {
         "route": route,
         "table_link": route.via.link if route.via else None,
         "club": club,
@@ -122,7 +123,9 @@ def page_context(request: HttpRequest, route: TableRoute, **extra: Any) -> dict[
     }
     if route.via is not None and night.is_closed:
         # Money owed to this table's players, marked paid by the payee at the table.
-        context["owed_rows"] = link_pay_rows(route)
+        context["owed_rows"] = link_pay_rows(
+            route, lambda debt: reverse("link_pay", args=[route.token, debt.pk])
+        )
     context.update(extra)
     form = context.get("form")
     if isinstance(form, HandForm) and "bar_totals" not in context:
