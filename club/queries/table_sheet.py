@@ -183,10 +183,20 @@ def table_sheets(tables: Sequence[Table]) -> dict[int, TableSheet]:
         .order_by()
         .values_list("hand__table_id", "player_id", "total")
     }
+    # Players who moved to another table tonight keep their column for the hands they played
+    # here (after the seats, by id): one more query, only when someone moved.
+    moved: dict[int, list[int]] = {}
+    for table in tables:
+        seated = {seat.player_id for seat in table.seats.all()}
+        gone = sorted({pid for (tid, pid) in sums if tid == table.pk and pid not in seated})
+        if gone:
+            moved[table.pk] = gone
+    movers = Player.objects.in_bulk([pid for gone in moved.values() for pid in gone])
     rules_by_id: dict[int, scoring.RuleSet] = {}
     sheets = {}
     for table in tables:
         seats = [seat.player for seat in table.seats.all()]
+        seats += [movers[pid] for pid in moved.get(table.pk, [])]
         shorts = seat_shorts(seats)
         running = dict.fromkeys((p.pk for p in seats), 0)
         rows = []
@@ -225,6 +235,9 @@ def saved_row(
     for seat in seats:
         amount = amounts.get(seat.player_id)
         cells.append(Cell(amount=amount, running=totals.get(seat.player_id, 0)))
+    seated = {seat.player_id for seat in seats}
+    for pid in sorted(pid for pid in totals if pid not in seated):  # moved to another table
+        cells.append(Cell(amount=None, running=totals[pid]))
     revokers = [p.name for p in getattr(hand, "_revoke_players", ())]
     penalty_by = hand.penalty_by.name if hand.penalty_by else None
     return SheetRow(

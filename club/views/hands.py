@@ -479,6 +479,10 @@ def _saved(request: HttpRequest, route: TableRoute, hand: Hand, message: str) ->
     totals = [state.totals.get(p.pk, 0) for p in seats]
     form = following_hand_form(table, hand)
     form.focus("contract")
+    sheet = TableSheet(seats=seats, rows=[row], totals=totals, count=state.count)
+    moved = not set(state.totals) <= {p.pk for p in seats}
+    if moved:  # a player moved to another table keeps their column: the whole sheet
+        sheet = table_sheet(table)
     context = _context(
         request,
         route,
@@ -486,8 +490,8 @@ def _saved(request: HttpRequest, route: TableRoute, hand: Hand, message: str) ->
         saved=message,
         bar_totals=_bar_totals(table, totals=state.totals),
         row=row,
-        first_row=state.count == 1,
-        sheet=TableSheet(seats=seats, rows=[row], totals=totals, count=state.count),
+        first_row=state.count == 1 or moved,
+        sheet=sheet,
     )
     response = render(request, f"{PAGE}#saved", context)
     response["X-Sheet-ETag"] = state.etag(table.night.status)
