@@ -113,7 +113,9 @@ def season_chart(
 ) -> tuple[SafeString, list[charts.Series]]:
     """The line chart of these players' cumulative totals, and its series (for the data table)."""
     fmt = value_formatter(club, ladder.method)
-    series = [charts.Series(r.name, trend.series[r.player_id]) for r in rows]
+    series = [
+        charts.Series(r.name, trend.series[r.player_id], trend.start(r.player_id)) for r in rows
+    ]
     what = {
         "net": "Cumulative net",
         "points": "Cumulative points",
@@ -144,6 +146,7 @@ def standings(request: HttpRequest, club: Club) -> HttpResponse:
     if ladder is not None:
         columns = grade_views.standings_columns(request, club, ladder)
         context["grades_updating"] = columns.pop("grades_updating", False)
+        context["grades_shown"] = bool(columns)
         table = StandingsTable(ladder, club, **columns)
         RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
         shown = [bound.record for bound in table.page.object_list]
@@ -157,7 +160,7 @@ def standings(request: HttpRequest, club: Club) -> HttpResponse:
         )
         fmt = value_formatter(club, ladder.method)
         for row in shown:
-            values = trend.series.get(row.player_id, [])
+            values = trend.series.get(row.player_id, [])[trend.start(row.player_id) :]
             table.trends[row.player_id] = charts.sparkline(
                 values, label=_trend_label(row.name, values, fmt, trend) if values else row.name
             )
