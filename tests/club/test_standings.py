@@ -16,6 +16,7 @@ from django.urls import reverse
 from scorebook import expected, night_with, play, table_text
 
 import scoring
+from club import csv_safety
 from club.services.setup import rule_set_from_preset
 
 # (date, tables by player index, hands as (table, declarer, contract, tricks, partner))
@@ -302,6 +303,8 @@ def test_csv_is_what_the_table_shows(client, season, players, secretary):
     assert exported.status_code == 200 and exported["Content-Type"].startswith("text/csv")
     assert "attachment" in exported["Content-Disposition"]
     lines = list(csv.reader(io.StringIO(exported.content.decode())))
+    assert "=" not in (cell for line in lines for cell in line)  # no bare formula sign
+    lines = [[csv_safety.read_cell(cell) for cell in line] for line in lines]  # as a sheet reads
     assert headers[0][-2:] == ["Grade", "Trend"]
     units = {"Net": "Net (£)", "Per hand": "Per hand (£)", "Last night": "Last night (£)"}
     assert lines[0] == [units.get(h, h) for h in headers[0][:-2]]  # all but grade and picture
