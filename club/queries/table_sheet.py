@@ -117,9 +117,32 @@ def result_text(hand: Hand, rules: scoring.RuleSet) -> str:
         outcome=scoring.Outcome(hand.outcome),
     )
     text = result.summary
+    if hand.outcome == scoring.Outcome.PLAYED and played:
+        text += _revoke_tricks(hand, rules)
     if hand.last_trick_by is not None:
         text += f": {hand.last_trick_by.name} took the last trick"
     return text
+
+
+def _revoke_tricks(hand: Hand, rules: scoring.RuleSet) -> str:
+    """ " (3 tricks from the revoke)": the tricks a revoke moved, which the result counts but the
+    tricks taken do not show (none against a misère, which a revoke wins at once)."""
+    cached = getattr(hand, "_prefetched_objects_cache", {}).get("revokes")
+    revokers = (
+        [r.player_id for r in cached]
+        if cached is not None
+        else [p.pk for p in getattr(hand, "_revoke_players", ())]
+    )
+    if not revokers or hand.tricks is None or hand.penalty:
+        return ""
+    if scoring.Contract(hand.contract).target == 0:
+        return ""
+    moved = rules.revoke_tricks * len(revokers)
+    if {hand.declarer_id, hand.partner_id} & set(revokers):
+        lost = hand.tricks - max(0, hand.tricks - moved)
+        return f" ({lost} trick{'s' if lost != 1 else ''} lost for the revoke)" if lost else ""
+    gained = min(13, hand.tricks + moved) - hand.tricks
+    return f" ({gained} trick{'s' if gained != 1 else ''} from the revoke)" if gained else ""
 
 
 def _revokers(hand: Hand) -> list[str]:

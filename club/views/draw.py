@@ -21,6 +21,7 @@ from club.services import draw as draw_service
 from club.services.setup import SetupError
 from club.views.arrivals import what_the_draw_makes
 from club.views.posted import posted_id, posted_ids
+from club.words import count
 
 
 def _proposal_context(club: Club, proposal: draw_service.Proposal) -> dict:
@@ -68,8 +69,8 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
             if created:
                 messages.success(
                     request,
-                    f"{night} is drawn: {night.tables.count()} tables. Each table scans its "
-                    "QR code to score.",
+                    f"{night} is drawn: {count(night.tables.count(), 'table')}. "
+                    "Each table scans its QR code to score.",
                 )
             else:
                 messages.info(request, f"{night} was already drawn: these are its tables.")

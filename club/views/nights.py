@@ -32,6 +32,7 @@ from club.queries.table_links import unconfirmed_hands
 from club.services import setup as services
 from club.services.hands import HandConflict, close_night, reopen_night
 from club.views import ledger as ledger_views
+from club.words import count
 
 TABLES_PREFIX = "tables"
 
@@ -157,7 +158,7 @@ def _create_night(
         night, created = made, False
     if created:
         messages.success(
-            request, f"{night} is set up with {len(seated)} table(s): enter the hands."
+            request, f"{night} is set up with {count(len(seated), 'table')}: enter the hands."
         )
     else:
         messages.info(request, f"{night} was already created by this form (it was sent twice).")
