@@ -24,11 +24,13 @@
     });
   }
 
-  // A text box's maxlength counts UTF-16 units, so an emoji counts twice and the browser would
+  // A name box's maxlength counts UTF-16 units, so an emoji counts twice and the browser would
   // cut a name the server accepts (it counts characters). Count characters as the server does:
   // the box takes any length, and says so before sending one that is too long.
   function countCharacters(root) {
-    root.querySelectorAll("input[maxlength]:not([type=password]), textarea[maxlength]").forEach(function (box) {
+    // Names: where a player's name is typed (the hand form's notes keep their own limit).
+    var names = "input[maxlength][name=name], input[maxlength][name$=-name], input[maxlength][name=new_player]";
+    root.querySelectorAll(names).forEach(function (box) {
       var most = parseInt(box.getAttribute("maxlength"), 10);
       if (!(most > 0)) return;
       box.removeAttribute("maxlength");
