@@ -28,6 +28,21 @@ DASHES = ("", "6 3", "2 3", "8 3 2 3")
 class Series:
     name: str
     values: Sequence[Number]
+    # The period of the player's first hand: a newcomer's line starts there, not as a flat zero
+    # from the season's start. Values before it are not drawn.
+    start: int = 0
+
+
+# The end labels' room (the chart's right margin) holds this many characters of 12 px text.
+END_LABEL_CHARS = 23
+
+
+def _end_label(name: str, value: str) -> str:
+    """ "Name +£1.20", the name cut short with "…" where the two would not fit the margin."""
+    room = END_LABEL_CHARS - len(value) - 1
+    if len(name) > room:
+        name = name[: max(room - 1, 1)].rstrip() + "…"
+    return f"{name} {value}"
 
 
 def _style(i: int) -> tuple[str, str]:
@@ -154,7 +169,8 @@ def line_chart(
         if not s.values:
             continue
         colour, dash = _style(k)
-        points = " ".join("%.1f,%.1f" % (x(i), y(v)) for i, v in enumerate(s.values))  # noqa: UP031
+        drawn = [(i, v) for i, v in enumerate(s.values) if i >= s.start]
+        points = " ".join("%.1f,%.1f" % (x(i), y(v)) for i, v in drawn)  # noqa: UP031
         parts.append(
             format_html(
                 '<polyline points="{}" fill="none" stroke="{}" stroke-width="2.2" '
@@ -177,12 +193,12 @@ def line_chart(
         s = series[k]
         parts.append(
             format_html(
-                '<text x="{}" y="{}" fill="{}">{} {}</text>',
+                '<text x="{}" y="{}" fill="{}">{}<title>{}</title></text>',
                 left + plot_w + 6,
                 _fmt(label_y + 4),
                 colour,
+                _end_label(s.name, value_format(s.values[-1])),
                 s.name,
-                value_format(s.values[-1]),
             )
         )
     parts.append(mark_safe("</svg>"))
@@ -232,6 +248,9 @@ def data_rows(series: Sequence[Series], value_format: Callable[[Number], str]) -
     escaped; built with plain joins, as a long season has thousands of cells)."""
     rows = []
     for s in series:
-        cells = "".join(f'<td class="num">{escape(value_format(v))}</td>' for v in s.values)
+        cells = "".join(
+            f'<td class="num">{escape(value_format(v)) if i >= s.start else ""}</td>'
+            for i, v in enumerate(s.values)
+        )
         rows.append(f'<tr><th scope="row">{escape(s.name)}</th>{cells}</tr>')
     return mark_safe("".join(rows))

@@ -4,7 +4,8 @@ A text cell starting with =, +, -, @, a tab or a carriage return is read by Exce
 Google Sheets as a formula (`=HYPERLINK("http://evil","x")`, `@SUM(...)`, `-2+3+cmd|...`): such a
 cell gets a leading apostrophe, which the spreadsheet shows as text and does not display.
 Numbers stay numbers: an int, or a text that is wholly a number ("-12", "+3", "-£1.20",
-"-0.0172"), is left as it is, and so is a lone sign ("=" marks no change in the standings).
+"-0.0172"), is left as it is. A lone sign is not: a spreadsheet reads a bare "=" (the standings'
+mark for no change) as a formula, so it is written "'=" and shows as "=".
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
-# A lone sign is no formula (the standings' Move column writes "=" for no change): left as it is.
-MARKS = frozenset({"=", "+", "-"})
 # A signed amount as the app writes it: "-12", "+3", "-£1.20", "+$0.0172", "-1,234 pts", "+1.7p".
 NUMBER = re.compile(r"[+-]?[£$€¥]?\d[\d,]*(\.\d+)?( ?(pts?|points|[p¢c]))?")
 
@@ -30,7 +29,7 @@ def safe_cell(value: Any) -> Any:
     if value is None or isinstance(value, int | float):
         return value
     text = str(value)
-    if text.startswith(TRIGGERS) and not NUMBER.fullmatch(text) and text not in MARKS:
+    if text.startswith(TRIGGERS) and not NUMBER.fullmatch(text):
         return "'" + text
     return text
 

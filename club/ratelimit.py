@@ -21,6 +21,7 @@ import logging
 import time
 import uuid
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
@@ -158,7 +159,13 @@ def _hit_database(cache_key: str, limit: int, window: int, now: float) -> Verdic
 
 
 def _hit_postgresql(key: str, limit: int, window: int, now: float, expires: dt.datetime) -> Verdict:
-    params = {"key": key, "now": now, "expires": expires, "cut": now - window, "limit": limit}
+    params: dict[str, Any] = {
+        "key": key,
+        "now": now,
+        "expires": expires,
+        "cut": now - window,
+        "limit": limit,
+    }
     # A window lost in a crash costs nothing, so its own commit need not wait for the disk;
     # inside a caller's transaction (a hand's save) the caller's commit must, and does.
     quick = "" if connection.in_atomic_block else QUICK

@@ -44,7 +44,9 @@ def season_chart(
 ) -> tuple[SafeString, list[charts.Series]]:
     """The line chart of these players' cumulative totals, and its series (for the data table)."""
     fmt = value_formatter(club, ladder.method)
-    series = [charts.Series(r.name, trend.series[r.player_id]) for r in rows]
+    series = [
+        charts.Series(r.name, trend.series[r.player_id], trend.start(r.player_id)) for r in rows
+    ]
     what = {
         "net": "Cumulative net",
         "points": "Cumulative points",

@@ -43,7 +43,9 @@ class TaskAbandoned(Exception):
 
 
 def _unreachable(error: BaseException) -> bool:
-    return isinstance(error, UNREACHABLE) and not is_locked_database_exception(error)
+    if isinstance(error, OperationalError) and is_locked_database_exception(error):
+        return False  # SQLite busy: the database is there, only taken
+    return isinstance(error, UNREACHABLE)
 
 
 class Worker(BaseWorker):

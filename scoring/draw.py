@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TypeVar
 
 from scoring.seating import PlanLike, _check_played, _plan_round, _record
 
-__all__ = ["ODD_SIZES", "describe_sizes", "draw_sizes", "draw_tables"]
+__all__ = ["ODD_SIZES", "describe_sizes", "draw_sizes", "draw_tables", "late_table_donors"]
+
+T = TypeVar("T")
 
 # The odd table a club may choose: a table of five (one player sits out each hand) or of three.
 ODD_SIZES = (5, 3)
@@ -89,3 +92,23 @@ def draw_tables(
     # The planner puts the largest tables first; a draw lists the tables of 4 first.
     round_ = _plan_round(names, count, odd_seats, rng, sorted(sizes, reverse=True))
     return sorted(round_, key=lambda table: (len(table) != 4, -len(table)))
+
+
+def late_table_donors(arrivals: int, fives: Sequence[T]) -> list[T]:
+    """Where the other players of a new table of three come from when `arrivals` (1 or 2) late
+    arrivals find every table full (every table a five): one player from each of 3 - `arrivals`
+    tables of five, taken in the order given, each of which becomes a table of 4; two players
+    from the one table of five, which becomes a table of 3, only when it is the night's only
+    table. The movers leave at the end of their current hand. Returns one table per mover.
+    ValueError when no table of five can give a player (a table needs 3 players: wait for more).
+    """
+    if arrivals not in (1, 2):
+        raise ValueError(
+            f"{arrivals} late arrivals make a table of their own or join tables with room"
+        )
+    need = 3 - arrivals
+    if len(fives) >= need:
+        return list(fives[:need])
+    if fives:  # one arrival, one table of five: it splits into two tables of three
+        return [fives[0], fives[0]]
+    raise ValueError("No table of 5 can give a player: a new table needs 3 players.")

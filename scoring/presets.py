@@ -160,6 +160,19 @@ CENTS = RuleSet(
 )
 
 PRESETS: dict[str, RuleSet] = {r.name: r for r in (HOYLE, STANDARD, ANNA_CUBED, CENTS)}
+# How people name each preset: its key ("anna-cubed") is for files and URLs.
+TITLES: dict[str, str] = {
+    "hoyle": "Hoyle",
+    "standard": "Standard",
+    "anna-cubed": "Anna Cubed",
+    "cents": "Cents",
+}
+
+
+def title(name: str) -> str:
+    """A rule set's name as people read it: a preset's key ("hoyle") by its title ("Hoyle"),
+    any other name as it is."""
+    return TITLES.get(name, name)
 
 
 def preset(name: str) -> RuleSet:

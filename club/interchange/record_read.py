@@ -323,13 +323,17 @@ class RecordReading:
     def obj(self, value: Any, where: str, keys: tuple[str, ...], required: tuple[str, ...]) -> Any:
         raise NotImplementedError
 
-    def text(self, data: dict[str, Any], key: str, where: str, **kw: Any) -> str:
+    def text(
+        self, data: dict[str, Any], key: str, where: str, *, max_length: int, blank: bool = False
+    ) -> str:
         raise NotImplementedError
 
     def boolean(self, data: dict[str, Any], key: str, where: str, default: bool) -> bool:
         raise NotImplementedError
 
-    def integer(self, data: dict[str, Any], key: str, where: str, **kw: Any) -> int | None:
+    def integer(
+        self, data: dict[str, Any], key: str, where: str, *, low: int, high: int | None = None
+    ) -> int | None:
         raise NotImplementedError
 
     def date(self, data: dict[str, Any], key: str, where: str) -> dt.date | None:
@@ -416,7 +420,7 @@ class RecordReading:
                     )
                 else:
                     settings[attribute] = zone
-        grading = None
+        grading: dict[str, Any] | None = None
         if "grading" in data:
             at = "club, grading"
             value = self.obj(data["grading"], at, GRADING_KEYS, ())
@@ -831,7 +835,7 @@ class RecordReading:
                 at=at or dt.datetime.min.replace(tzinfo=dt.UTC),
                 action=action,
                 subject=self.text(data, "subject", where, max_length=120, blank=True),
-                night=night,  # type: ignore[arg-type]
+                night=night,
                 night_label=self.text(data, "night_label", where, max_length=160, blank=True),
                 user=self.account_named(data, "user", where),
                 device=self.text(data, "device", where, max_length=40, blank=True),

@@ -332,8 +332,8 @@ class RecordWriter:
                 for c in cards
             ]
         )
-        for card, data in zip(made, cards, strict=True):
-            card.issued_at, card.revoked_at = data.issued_at, data.revoked_at
+        for made_card, data in zip(made, cards, strict=True):
+            made_card.issued_at, made_card.revoked_at = data.issued_at, data.revoked_at
         TableCard.objects.bulk_update(made, ["issued_at", "revoked_at"], batch_size=BATCH)
         create_keeping(
             AuditEvent,

@@ -30,6 +30,11 @@ class RuleSet(models.Model):
         return self.name
 
     @property
+    def display_name(self) -> str:
+        """The name as people read it: a preset's key ("hoyle") by its title ("Hoyle")."""
+        return scoring.presets.title(self.name)
+
+    @property
     def rules(self) -> scoring.RuleSet:
         cached = getattr(self, "_rules", None)
         if cached is None or cached[0] != self.data:

@@ -304,6 +304,12 @@ class Trend:
     unit: str  # "night", "month", "quarter" or "year"
     series: dict[int, list[int | Fraction]]  # player id -> cumulative value after each period
     nights: int = 0  # nights in the range; more than len(labels) when only the last are drawn
+    # player id -> the period of their first hand in the range, for a player with none before
+    # the periods drawn (a newcomer): their line starts there.
+    first: dict[int, int] = field(default_factory=dict)
+
+    def start(self, player_id: int) -> int:
+        return self.first.get(player_id, 0)
 
     @property
     def is_window(self) -> bool:
@@ -403,8 +409,11 @@ def trends(
         steps[player_id][i] = (h0 + hands, m0 + measure)
     starts_at = _starts(ladder, steps, method) if len(shown) < len(nights) else {}
     series: dict[int, list[int | Fraction]] = {}
+    first: dict[int, int] = {}
     for pid, per_period in steps.items():
         hands_so_far, total = starts_at.get(pid, (0, 0))
+        if not hands_so_far:
+            first[pid] = next((i for i, (h, _) in enumerate(per_period) if h), 0)
         values: list[int | Fraction] = []
         for hands, measure in per_period:
             hands_so_far += hands
@@ -414,7 +423,7 @@ def trends(
             else:
                 values.append(total)
         series[pid] = values
-    return Trend(labels, unit, series, len(nights))
+    return Trend(labels, unit, series, len(nights), first)
 
 
 def _starts(

@@ -119,9 +119,32 @@ def result_text(hand: Hand, rules: scoring.RuleSet) -> str:
         wrong_cards=bool(hand.wrong_cards),
     )
     text = result.summary
+    if hand.outcome == scoring.Outcome.PLAYED and played:
+        text += _revoke_tricks(hand, rules)
     if hand.last_trick_by is not None:
         text += f": {hand.last_trick_by.name} took the last trick"
     return text
+
+
+def _revoke_tricks(hand: Hand, rules: scoring.RuleSet) -> str:
+    """ " (3 tricks from the revoke)": the tricks a revoke moved, which the result counts but the
+    tricks taken do not show (none against a misère, which a revoke wins at once)."""
+    cached = getattr(hand, "_prefetched_objects_cache", {}).get("revokes")
+    revokers = (
+        [r.player_id for r in cached]
+        if cached is not None
+        else [p.pk for p in getattr(hand, "_revoke_players", ())]
+    )
+    if not revokers or hand.tricks is None or hand.penalty:
+        return ""
+    if scoring.Contract(hand.contract).target == 0:
+        return ""
+    moved = rules.revoke_tricks * len(revokers)
+    if {hand.declarer_id, hand.partner_id} & set(revokers):
+        lost = hand.tricks - max(0, hand.tricks - moved)
+        return f" ({lost} trick{'s' if lost != 1 else ''} lost for the revoke)" if lost else ""
+    gained = min(13, hand.tricks + moved) - hand.tricks
+    return f" ({gained} trick{'s' if gained != 1 else ''} from the revoke)" if gained else ""
 
 
 def _revokers(hand: Hand) -> list[str]:
@@ -188,10 +211,20 @@ def table_sheets(tables: Sequence[Table]) -> dict[int, TableSheet]:
         .order_by()
         .values_list("hand__table_id", "player_id", "total")
     }
+    # Players who moved to another table tonight keep their column for the hands they played
+    # here (after the seats, by id): one more query, only when someone moved.
+    moved: dict[int, list[int]] = {}
+    for table in tables:
+        seated = {seat.player_id for seat in table.seats.all()}
+        gone = sorted({pid for (tid, pid) in sums if tid == table.pk and pid not in seated})
+        if gone:
+            moved[table.pk] = gone
+    movers = Player.objects.in_bulk([pid for gone in moved.values() for pid in gone])
     rules_by_id: dict[int, scoring.RuleSet] = {}
     sheets = {}
     for table in tables:
         seats = [seat.player for seat in table.seats.all()]
+        seats += [movers[pid] for pid in moved.get(table.pk, [])]
         shorts = seat_shorts(seats)
         running = dict.fromkeys((p.pk for p in seats), 0)
         rows = []
@@ -230,6 +263,9 @@ def saved_row(
     for seat in seats:
         amount = amounts.get(seat.player_id)
         cells.append(Cell(amount=amount, running=totals.get(seat.player_id, 0)))
+    seated = {seat.player_id for seat in seats}
+    for pid in sorted(pid for pid in totals if pid not in seated):  # moved to another table
+        cells.append(Cell(amount=None, running=totals[pid]))
     revokers = [p.name for p in getattr(hand, "_revoke_players", ())]
     penalty_by = hand.penalty_by.name if hand.penalty_by else None
     return SheetRow(

@@ -19,6 +19,7 @@ from django.db.models import Count, Max
 import scoring.draw
 from club.models import Club, Night, Player, Seat, Table, Tournament
 from club.services import arrivals
+from club.services.hands import next_hand
 from club.services.locks import NightGone, lock_club, lock_night
 from club.services.setup import SetupError, audit_tables, create_night_once, edit_tables
 from club.services.table_links import night_links
@@ -290,36 +291,57 @@ def unseated_arrivals(night: Night) -> list[Player]:
     return [p for p in arrivals.arrived(night.season.club, night.date) if p.pk not in seated]
 
 
-def tables_of_four(night: Night) -> list[tuple[Table, int]]:
-    """The night's tables of 4 with how many hands each has played, fewest first."""
+def _sized(night: Night, sizes: Sequence[int]) -> list[tuple[Table, int]]:
     tables = (
         Table.objects.filter(night=night)
         .annotate(seats_n=Count("seats", distinct=True), hands_n=Count("hands", distinct=True))
-        .filter(seats_n=4)
+        .filter(seats_n__in=sizes)
         .order_by("hands_n", "number")
     )
     return [(t, t.hands_n) for t in tables]
 
 
+def tables_of_four(night: Night) -> list[tuple[Table, int]]:
+    """The night's tables of 4 with how many hands each has played, fewest first."""
+    return _sized(night, [4])
+
+
+def tables_with_room(night: Night) -> list[tuple[Table, int]]:
+    """The night's tables a late arrival can join (a 3 becomes 4, a 4 becomes 5), with how many
+    hands each has played: the tables of 3 first (a 4 plays better than a 3), then fewest hands."""
+    tables = _sized(night, [3, 4])
+    # seats_n: the count of seats _sized annotated on each table (not a field of the model).
+    return sorted(tables, key=lambda th: th[0].seats_n != 3)  # type: ignore[attr-defined]
+
+
+def tables_of_five(night: Night) -> list[tuple[Table, int]]:
+    """The night's tables of 5 with how many hands each has played, fewest first."""
+    return _sized(night, [5])
+
+
 def seat_late_arrival(
     night: Night, player: Player, table: Table | None = None, user: User | None = None
 ) -> Table:
-    """Seat a late arrival at a table of 4, which becomes a table of 5: the chosen table, or
-    the one that has played fewest hands (the lowest number among equals). They take the last
+    """Seat a late arrival at a table with room (a table of 3 becomes 4, a 4 becomes 5): the
+    chosen table, or a table of 3 if there is one, else the table of 4 that has played fewest
+    hands (the lowest number among equals). They take the last
     seat, to the right of the first dealer. A table with no hands changes through
     `edit_tables`; at one with hands the new seat counts from the next hand."""
     with transaction.atomic():
         locked = _open(night)
         _refuse_seated(locked, [player])
-        fours = tables_of_four(locked)
+        room = tables_with_room(locked)
         if table is None:
-            if not fours:
-                raise SetupError("No table of 4 has room: start a new table of three instead.")
-            chosen, hands = fours[0]
+            if not room:
+                raise SetupError(
+                    "Every table is full (a table of 5): start a new table with players "
+                    "moved from the tables of 5 instead."
+                )
+            chosen, hands = room[0]
         else:
-            found = [(t, h) for t, h in fours if t.pk == table.pk]
+            found = [(t, h) for t, h in room if t.pk == table.pk]
             if not found:
-                raise SetupError(f"{table} is not a table of 4 of {locked}.")
+                raise SetupError(f"{table} has no room: it is not a table of 3 or 4 of {locked}.")
             chosen, hands = found[0]
         seats = [s.player for s in chosen.seats.select_related("player")]
         if not hands:
@@ -349,10 +371,11 @@ def seat_late_newcomer(
 
 
 def seat_late_table(night: Night, players: Sequence[Player], user: User | None = None) -> Table:
-    """A new table of three late arrivals (seats shuffled, the first deals first), with its link."""
+    """A new table of 3, 4 or 5 late arrivals (seats shuffled, the first deals first), with its
+    link."""
     players = list(players)
-    if len(players) != 3 or len({p.pk for p in players}) != 3:
-        raise SetupError("A new table of three needs three different players.")
+    if len(players) not in (3, 4, 5) or len({p.pk for p in players}) != len(players):
+        raise SetupError("A new table needs three, four or five different players.")
     random.SystemRandom().shuffle(players)
     with transaction.atomic():
         locked = _open(night)
@@ -361,3 +384,109 @@ def seat_late_table(night: Night, players: Sequence[Player], user: User | None =
         table = Table.objects.filter(night=locked).order_by("-number")[0]  # the one just made
         night_links(locked, user)
     return table
+
+
+def movers_from(table: Table, hands: int, count: int) -> list[Player]:
+    """Who leaves a table of 5 for a new table: the player who would sit out its next hand (they
+    would not play it anyway), then from the last seat back; never the last hand's dealer,
+    from whom the deal passes on."""
+    seats = [s.player for s in table.seats.select_related("player")]
+    coming = next_hand(table)
+    last_dealer = None
+    if hands:
+        last_dealer = table.hands.order_by("-number").values_list("dealer_id", flat=True).first()
+    candidates = [coming["sitting_out"], *reversed(seats)]
+    chosen: list[Player] = []
+    for player in candidates:
+        if player is None or player.pk == last_dealer or player in chosen:
+            continue
+        chosen.append(player)
+        if len(chosen) == count:
+            break
+    return chosen
+
+
+@dataclass(frozen=True)
+class LatePlan:
+    """A new table of three for one or two late arrivals when every table is a five: who moves
+    from which table (each leaves at the end of its current hand)."""
+
+    arrivals: list[Player]
+    moves: list[tuple[Table, list[Player]]]
+
+    @property
+    def players(self) -> list[Player]:
+        return [*self.arrivals, *(p for _, movers in self.moves for p in movers)]
+
+
+def plan_from_fives(night: Night, arrivals: Sequence[Player]) -> LatePlan:
+    """The new table of three for `arrivals` (1 or 2) with players from the tables of 5, by
+    `scoring.draw.late_table_donors` (the fives with fewest hands give first). SetupError when
+    a table has room (seat them there) or no table of 5 can give a player."""
+    if tables_with_room(night):
+        raise SetupError("A table has room: seat them there.")
+    fives = tables_of_five(night)
+    hands = {t.pk: h for t, h in fives}
+    try:
+        donors = scoring.draw.late_table_donors(len(arrivals), [t for t, _ in fives])
+    except ValueError as refused:
+        raise SetupError(str(refused)) from None
+    moves = []
+    for table in dict.fromkeys(donors):
+        moves.append((table, movers_from(table, hands[table.pk], donors.count(table))))
+    return LatePlan(list(arrivals), moves)
+
+
+def seat_late_from_fives(
+    night: Night,
+    arrivals: Sequence[Player],
+    user: User | None = None,
+    expected_movers: Sequence[int] | None = None,
+) -> tuple[Table, LatePlan]:
+    """Seat one or two late arrivals when every table is a five: a new table of three with a
+    player from each of two tables of 5 (or one, for two arrivals; two from the night's only
+    table), which become tables of 4 (or 3) from their next hand. The movers' hands so far stay
+    at their old table. One transaction, audited, with the new table's link. `expected_movers`:
+    the player ids the secretary was shown; if a hand saved since changes who would move, the
+    seating is refused, to be confirmed again."""
+    arrivals = list(arrivals)
+    if not arrivals or len({p.pk for p in arrivals}) != len(arrivals):
+        raise SetupError("Choose who has arrived.")
+    with transaction.atomic():
+        locked = _open(night)
+        _refuse_seated(locked, arrivals)
+        plan = plan_from_fives(locked, arrivals)
+        movers = sorted(p.pk for _, moving in plan.moves for p in moving)
+        if expected_movers is not None and movers != sorted(expected_movers):
+            raise SetupError("Who would move changed since (a hand was saved): check and confirm.")
+        before: dict[str, str] = {}
+        after: dict[str, str] = {}
+        unplayed: list[tuple[Table | None, Sequence[Player], int]] = []
+        for table, moving in plan.moves:
+            locked_table = Table.objects.select_for_update().get(pk=table.pk)
+            seats = [s.player for s in locked_table.seats.select_related("player")]
+            staying = [p for p in seats if p not in moving]
+            if not locked_table.hands.exists():
+                first = seats[locked_table.first_dealer % len(seats)]
+                # The first dealer stays, or the deal starts with the next player who stays.
+                order = seats[seats.index(first) :] + seats[: seats.index(first)]
+                dealer = next(p for p in order if p in staying)
+                unplayed.append((locked_table, staying, staying.index(dealer)))
+                continue
+            # A table with hands keeps them (the movers' included); its seats close up from
+            # its next hand.
+            key = f"table {locked_table.number}"
+            before[key] = ", ".join(p.name for p in seats)
+            after[key] = ", ".join(p.name for p in staying)
+            locked_table.seats.filter(player__in=moving).delete()
+            for position, seat in enumerate(locked_table.seats.order_by("position")):
+                if seat.position != position:
+                    Seat.objects.filter(pk=seat.pk).update(position=position)
+        players = plan.players
+        random.SystemRandom().shuffle(players)
+        edit_tables(locked, [*unplayed, (None, players, 0)], user=user)
+        if user is not None and before:
+            audit_tables(locked, user, before, after)
+        table = Table.objects.filter(night=locked).order_by("-number")[0]
+        night_links(locked, user)
+    return table, plan

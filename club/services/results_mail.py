@@ -29,7 +29,7 @@ from django.utils import timezone
 
 import scoring
 from club import zones
-from club.models import Club, Delivery, Hand, Night, NightTotal, Publication, ScoreLine, Seat
+from club.models import Club, Delivery, Hand, Night, NightTotal, Publication, ScoreLine
 from club.queries.night import Payment, night_summary
 from club.queries.table_sheet import REVOKES, hand_rulings, result_text
 from club.services import ledger
@@ -386,13 +386,13 @@ def delivery_rows(night: Night) -> list[Delivery]:
 
 
 def recipients(night: Night) -> list[tuple[int, str]]:
-    """(player id, address) of the night's players who take results by email."""
-    seated = Seat.objects.filter(table__night=night).values("player")
+    """(player id, address) of the night's players who take results by email and played at
+    least one hand: a player seated at a table never played has no result to be sent."""
     scored = NightTotal.objects.filter(night=night).values("player")
     from club.models import Player
 
     return list(
-        Player.objects.filter(Q(pk__in=seated) | Q(pk__in=scored), email_results=True)
+        Player.objects.filter(pk__in=scored, email_results=True)
         .exclude(email="")
         .values_list("pk", "email")
         .order_by("pk")

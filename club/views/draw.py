@@ -1,7 +1,8 @@
 """The draw: tables for the players who have arrived (a proposal carried in the page as signed
 data), swapping two players, drawing again, and confirming, which creates the night, its tables
-and their links at once. Late arrivals on an open night: a seat at a table of 4, or a new table
-of three."""
+and their links at once. Late arrivals on an open night: a seat at a table with room, a new table
+of their own, or a new table of three with players moved from the tables of 5; the page offers
+only the ways that can seat tonight's late arrivals."""
 
 from __future__ import annotations
 
@@ -14,12 +15,13 @@ from django.views.decorators.http import require_http_methods
 import scoring.draw
 from club import access
 from club.access import login_if_hidden
-from club.models import Club, Night, Player, Table
+from club.models import Club, Night, Player, Table, Tournament
 from club.services import arrivals as arrival_service
 from club.services import draw as draw_service
 from club.services.setup import SetupError
 from club.views.arrivals import what_the_draw_makes
 from club.views.posted import posted_id, posted_ids
+from club.words import count
 
 
 def _proposal_context(club: Club, proposal: draw_service.Proposal) -> dict:
@@ -69,8 +71,8 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
             if created:
                 messages.success(
                     request,
-                    f"{night} is drawn: {night.tables.count()} tables. Each table scans its "
-                    "QR code to score.",
+                    f"{night} is drawn: {count(night.tables.count(), 'table')}. "
+                    "Each table scans its QR code to score.",
                 )
             else:
                 messages.info(request, f"{night} was already drawn: these are its tables.")
@@ -100,8 +102,9 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
 @login_if_hidden
 @require_http_methods(["GET", "POST"])
 def night_late(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
-    """Late arrivals: POST `action` seat (`player` or `name`, `table` or automatic) or three
-    (`players`, three of them)."""
+    """Late arrivals: POST `action` seat (`player` or `name`, `table` or automatic), three (a new
+    table of the 3 to 5 `players` ticked), fives (everyone waiting, `movers` as shown, when
+    every table is a five) or arrive (tick in a typed `name` without a seat yet)."""
     club = access.get_club(request, slug, access.MANAGE)
     night = access.get_night(request, club, night_id, access.MANAGE)
     if request.method == "POST":
@@ -113,23 +116,70 @@ def night_late(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
                 return redirect("night_detail", slug=club.slug, night_id=night.pk)
             if action == "three":
                 ids = posted_ids(request.POST.getlist("players"))
-                players = [access.club_player(club, pk) for pk in ids[:4]]
+                players = [access.club_player(club, pk) for pk in ids[:6]]
                 table = draw_service.seat_late_table(night, players, access.acting_user(request))
                 messages.success(
                     request, f"Table {table.number}: {', '.join(p.name for p in players)}."
                 )
                 return redirect("night_links", slug=club.slug, night_id=night.pk)
+            if action == "fives":
+                return _seat_from_fives(request, club, night)
+            if action == "arrive":
+                if not access.may_add_players(request.user, club):
+                    raise SetupError("Only a secretary may add new players in this club.")
+                player = arrival_service.arrive_by_name(
+                    club, request.POST.get("name", ""), night.date
+                )
+                messages.success(request, f"{player} is ticked in: choose where they sit.")
         except SetupError as refused:
             messages.error(request, str(refused))
         return redirect("night_late", slug=club.slug, night_id=night.pk)
-    context = {
+    return render(request, "club/draw/late.html", late_context(request, club, night))
+
+
+def late_context(request: HttpRequest, club: Club, night: Night) -> dict:
+    """What the late arrivals page offers: only the ways that can seat who is waiting."""
+    waiting = draw_service.unseated_arrivals(night)
+    may_seat = not night.is_closed and not Tournament.objects.filter(night=night).exists()
+    room = draw_service.tables_with_room(night) if may_seat else []
+    plan, no_plan = None, ""
+    if may_seat and not room and 1 <= len(waiting) <= 2:
+        try:
+            plan = draw_service.plan_from_fives(night, waiting)
+        except SetupError as refused:
+            no_plan = str(refused)
+    return {
         "club": club,
         "night": night,
-        "waiting": draw_service.unseated_arrivals(night),
-        "fours": draw_service.tables_of_four(night),
+        "may_seat": may_seat,
+        "waiting": waiting,
+        "room": room,
+        "plan": plan,
+        "no_plan": no_plan,
         "may_add": access.may_add_players(request.user, club),
     }
-    return render(request, "club/draw/late.html", context)
+
+
+def _seat_from_fives(request: HttpRequest, club: Club, night: Night) -> HttpResponse:
+    """Everyone waiting (one or two) at a new table of three with the movers the page showed:
+    if a hand saved since changes who would move, the page shows the new plan to confirm."""
+    waiting = draw_service.unseated_arrivals(night)
+    shown = posted_ids(request.POST.getlist("waiting"))
+    if sorted(p.pk for p in waiting) != sorted(shown):
+        raise SetupError("Who waits for a seat changed since: check and confirm again.")
+    movers = posted_ids(request.POST.getlist("movers"))
+    table, plan = draw_service.seat_late_from_fives(
+        night, waiting, access.acting_user(request), movers
+    )
+    moved = "; ".join(
+        f"{', '.join(p.name for p in movers)} from table {t.number}" for t, movers in plan.moves
+    )
+    messages.success(
+        request,
+        f"Table {table.number}: {', '.join(p.name for p in plan.players)}. At the end of their "
+        f"current hand: {moved}.",
+    )
+    return redirect("night_links", slug=club.slug, night_id=night.pk)
 
 
 def _seat_late(request: HttpRequest, club: Club, night: Night) -> tuple[Player, Table]:
@@ -156,7 +206,7 @@ def _late_table(request: HttpRequest, night: Night) -> Table | None:
         return None
     pk = posted_id(value)
     if pk is None:
-        raise SetupError("Choose a table of 4, or Automatic.")
+        raise SetupError("Choose a table with room, or Automatic.")
     return get_object_or_404(Table, pk=pk, night=night)
 
 

@@ -78,8 +78,10 @@ def standings_columns(request: HttpRequest, club: Club, ladder: sq.Ladder) -> di
             label,
             text,
             format_html(
-                ' <span class="move {}">{}</span>',
+                ' <span class="move {}" title="{}">{}</span>',
                 "gain" if (entry.change or 0) > 0 else "loss",
+                f"The grade's change over the nights shown ({change}), whether or not they "
+                "played the last night",
                 change,
             )
             if change

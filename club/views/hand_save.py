@@ -22,7 +22,7 @@ from club.forms.hand_words import outcome_text
 from club.forms.hands import HandForm
 from club.htmx import htmx
 from club.models import Hand
-from club.queries.table_sheet import TableSheet, saved_row
+from club.queries.table_sheet import TableSheet, saved_row, table_sheet
 from club.services import hands as hand_service
 from club.views.table_page import (
     bar_totals,
@@ -102,11 +102,17 @@ def _row_context(route: TableRoute, saved: hand_service.HandSaved) -> dict[str, 
     seats = [seat.player for seat in table.seats.all()]
     row = saved_row(table, hand, saved.amounts, state.totals)
     totals = [state.totals.get(p.pk, 0) for p in seats]
+    sheet = TableSheet(seats=seats, rows=[row], totals=totals, count=state.count)
+    # A player moved to another table (a late arrival's new table) keeps their column here:
+    # the whole sheet is drawn again, as for the table's first hand.
+    moved = not set(state.totals) <= {p.pk for p in seats}
+    if moved:
+        sheet = table_sheet(table)
     return {
         "bar_totals": bar_totals(table, totals=state.totals),
         "row": row,
-        "first_row": state.count == 1,
-        "sheet": TableSheet(seats=seats, rows=[row], totals=totals, count=state.count),
+        "first_row": state.count == 1 or moved,
+        "sheet": sheet,
     }
 
 

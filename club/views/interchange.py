@@ -28,6 +28,7 @@ from club.interchange import (
 from club.interchange.export import export_text
 from club.interchange.importer import Summary, existing_for, import_document
 from club.models import Club, Night
+from club.words import count
 
 
 def _download(text: str, filename: str, content_type: str) -> HttpResponse:
@@ -140,8 +141,9 @@ def club_import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _done(summary: Summary, name: str) -> str:
     return (
-        f"Imported {name}: {len(summary.nights)} night(s), {summary.tables} table(s), "
-        f"{summary.hands} hand(s); {len(summary.players_added)} player(s) added."
+        f"Imported {name}: {count(len(summary.nights), 'night')}, "
+        f"{count(summary.tables, 'table')}, {count(summary.hands, 'hand')}; "
+        f"{count(len(summary.players_added), 'player')} added."
     )
 
 

@@ -29,7 +29,7 @@ from club.forms.nights import (
     seat_field,
     tables_initial,
 )
-from club.models import Club, Night, Player
+from club.models import Club, Hand, Night, Player
 from club.queries.night import TableSummary, audit_trail, club_nights, night_summary, night_tables
 from club.queries.night_clashes import Clash, seated_elsewhere
 from club.queries.sheet_version import night_etag
@@ -37,6 +37,7 @@ from club.queries.table_links import unconfirmed_hands
 from club.services import setup as services
 from club.services.hands import HandConflict, close_night, reopen_night
 from club.views import ledger as ledger_views
+from club.words import count
 
 TABLES_PREFIX = "tables"
 
@@ -163,7 +164,7 @@ def _create_night(
         night, created = made, False
     if created:
         messages.success(
-            request, f"{night} is set up with {len(seated)} table(s): enter the hands."
+            request, f"{night} is set up with {count(len(seated), 'table')}: enter the hands."
         )
     else:
         messages.info(request, f"{night} was already created by this form (it was sent twice).")
@@ -209,10 +210,28 @@ def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
     return response
 
 
+def close_doubts(club: Club, night: Night) -> list[str]:
+    """Why closing this night is probably a mistake: closing publishes its results and emails
+    its players, so a night with no hands, or dated after the club's today, is confirmed first."""
+    doubts = []
+    if not Hand.objects.filter(table__night=night).exists():
+        doubts.append(f"{night} has no hands: closing it publishes an empty night.")
+    if night.date > club.today():
+        doubts.append(
+            f"{night} is dated {night.date:%A %d %B %Y}, after today: was it opened for the "
+            "wrong day?"
+        )
+    return doubts
+
+
 def _close_or_reopen(request: HttpRequest, slug: str, night_id: int, closing: bool) -> HttpResponse:
     club = access.get_club(request, slug, access.MANAGE)
     night = access.get_night(request, club, night_id, access.MANAGE)
+    doubts = close_doubts(club, night) if closing and not night.is_closed else []
     if request.method == "POST":
+        if doubts and request.POST.get("anyway") != "1":
+            messages.error(request, f"{doubts[0]} Tick \u201cClose it anyway\u201d to close it.")
+            return redirect("night_close", slug=club.slug, night_id=night.pk)
         try:
             (close_night if closing else reopen_night)(night, access.signed_in(request))
         except HandConflict as error:
@@ -237,6 +256,7 @@ def _close_or_reopen(request: HttpRequest, slug: str, night_id: int, closing: bo
             # A table set up and never played, or whose hands were never entered: said before
             # the night is closed on it.
             "empty_tables": [t for t in summary.tables if not t.hands] if summary else [],
+            "doubts": doubts,
         },
     )
 

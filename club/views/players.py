@@ -89,14 +89,15 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
     chart = None
     if totals.nights:
         label = what[season.standings_method]
+        played = values[trend.start(player.pk) :] or values
         chart = charts.line_chart(
-            [charts.Series(player.name, values)],
+            [charts.Series(player.name, values, trend.start(player.pk))],
             trend.labels,
             title=f"{label} of {player.name}, {season.name}",
             description=(
                 f"{label} of {player.name} over {len(trend.labels)} {trend.unit}s of "
-                f"{season.name}: {fmt(values[-1])} at the end, best {fmt(max(values))}, "
-                f"worst {fmt(min(values))}."
+                f"{season.name}: {fmt(values[-1])} at the end, best {fmt(max(played))}, "
+                f"worst {fmt(min(played))}."
             ),
             value_format=fmt,
             chart_id="player",

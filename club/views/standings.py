@@ -94,6 +94,7 @@ def standings(request: HttpRequest, club: Club) -> HttpResponse:
     if ladder is not None:
         columns = grade_views.standings_columns(request, club, ladder)
         context["grades_updating"] = columns.pop("grades_updating", False)
+        context["grades_shown"] = bool(columns)
         table = StandingsTable(ladder, club, **columns)
         RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
         shown = [bound.record for bound in table.page.object_list]
@@ -107,7 +108,7 @@ def standings(request: HttpRequest, club: Club) -> HttpResponse:
         )
         fmt = value_formatter(club, ladder.method)
         for row in shown:
-            values = trend.series.get(row.player_id, [])
+            values = trend.series.get(row.player_id, [])[trend.start(row.player_id) :]
             table.trends[row.player_id] = charts.sparkline(
                 values, label=_trend_label(row.name, values, fmt, trend) if values else row.name
             )

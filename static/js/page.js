@@ -24,6 +24,26 @@
     });
   }
 
+  // A name box's maxlength counts UTF-16 units, so an emoji counts twice and the browser would
+  // cut a name the server accepts (it counts characters). Count characters as the server does:
+  // the box takes any length, and says so before sending one that is too long.
+  function countCharacters(root) {
+    // Names: where a player's name is typed (the hand form's notes keep their own limit).
+    var names = "input[maxlength][name=name], input[maxlength][name$=-name], input[maxlength][name=new_player]";
+    root.querySelectorAll(names).forEach(function (box) {
+      var most = parseInt(box.getAttribute("maxlength"), 10);
+      if (!(most > 0)) return;
+      box.removeAttribute("maxlength");
+      box.dataset.maxChars = String(most);
+      box.addEventListener("input", function () {
+        var count = Array.from(box.value).length;
+        box.setCustomValidity(count > most ? "At most " + most + " characters (this has " + count + ")." : "");
+      });
+    });
+  }
+  countCharacters(document);
+  document.body.addEventListener("htmx:load", function (event) { countCharacters(event.target); });
+
   // A table too wide for the screen scrolls in its .table-wrap: make that box a named, focusable
   // region while it scrolls, so that keyboard users can scroll it too (WCAG 2.1.1).
   function markScrollers() {

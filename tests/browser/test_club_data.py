@@ -28,7 +28,7 @@ def test_import_preview_confirm_and_export(logged_in, live_server, club, tmp_pat
     assert not Hand.objects.exists()  # nothing written before the confirmation
     page.get_by_role("button", name="Import 5 hands").click()
     expect(page.locator("body")).to_contain_text(
-        "Imported winter.json: 2 night(s), 2 table(s), 5 hand(s); 5 player(s) added."
+        "Imported winter.json: 2 nights, 2 tables, 5 hands; 5 players added."
     )
     assert Hand.objects.filter(table__night__season__club=club).count() == 5
 

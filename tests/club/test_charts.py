@@ -93,3 +93,35 @@ def test_nice_ticks_cover_the_range_with_zero_and_whole_steps():
 def test_data_rows_escape_names():
     rows = charts.data_rows([charts.Series(NASTY, [1, 2])], value_format=str)
     assert "&lt;b&gt;" in rows and '<td class="num">2</td>' in rows
+
+
+def test_a_newcomers_line_starts_at_his_first_night_not_as_a_flat_zero():
+    markup = charts.line_chart(
+        [charts.Series("Old hand", [5, 10, 8, 12]), charts.Series("Newcomer", [0, 0, 4, 9], 2)],
+        ["1 Oct", "8 Oct", "15 Oct", "22 Oct"],
+        title="t",
+        description="d",
+    )
+    lines = {
+        line.find(f"{NS}title").text.split(":")[0]: line.get("points").split()
+        for line in parse(markup).iter(f"{NS}polyline")
+    }
+    assert len(lines["Old hand"]) == 4 and len(lines["Newcomer"]) == 2
+    assert lines["Newcomer"][0].split(",")[0] == lines["Old hand"][2].split(",")[0]
+    rows = str(charts.data_rows([charts.Series("Newcomer", [0, 0, 4, 9], 2)], str))
+    assert rows.count('<td class="num"></td>') == 2 and '<td class="num">4</td>' in rows
+
+
+def test_a_long_end_label_is_cut_with_an_ellipsis_and_keeps_the_whole_name_in_its_title():
+    name = "Bartholomew Fitzwilliam-Montgomery 🃏 de la Cruz-Östergaard Jr"
+    markup = charts.line_chart(
+        [charts.Series(name, [0, 120])],
+        ["1 Oct", "8 Oct"],
+        title="t",
+        description="d",
+        value_format=lambda v: f"+£{float(v) / 100:.2f}",
+    )
+    label = next(t for t in parse(markup).iter(f"{NS}text") if t.find(f"{NS}title") is not None)
+    shown = label.text
+    assert shown.endswith("… +£1.20") and len(shown) <= charts.END_LABEL_CHARS
+    assert label.find(f"{NS}title").text == name

@@ -27,9 +27,10 @@ EVIL = '=HYPERLINK("http://evil.example","x")'
         ("\r=1+1", "'\r=1+1"),
         ("- Ann", "'- Ann"),
         ("Ann = Bob", "Ann = Bob"),
-        # A lone sign is a mark, not a formula (the standings' "=" for no change).
-        ("=", "="),
-        ("-", "-"),
+        # A lone sign too: a spreadsheet reads the standings' bare "=" (no change) as a formula.
+        ("=", "'="),
+        ("-", "'-"),
+        ("+", "'+"),
         ("==", "'=="),
         ("Zoë", "Zoë"),
         ("", ""),
@@ -52,8 +53,8 @@ def test_safe_cell(cell, written):
 @given(st.text())
 def test_no_written_text_cell_starts_a_formula(text):
     cell = csv_safety.safe_cell(text)
-    if cell.startswith(csv_safety.TRIGGERS) and cell not in csv_safety.MARKS:
-        assert csv_safety.NUMBER.fullmatch(cell)  # only a plain signed number or a lone sign may
+    if cell.startswith(csv_safety.TRIGGERS):
+        assert csv_safety.NUMBER.fullmatch(cell)  # only a plain signed number may
         assert not any(c.isalpha() for c in cell.replace("pts", "").replace("points", "")[:-1])
     else:
         assert cell in (text, "'" + text)
@@ -77,7 +78,7 @@ def test_standings_csv_neutralises_a_players_formula_name(client, secretary, nig
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     cells = [cell for row in rows for cell in row]
     assert "'@Ann" in cells
-    assert all(not c.startswith(("=", "@", "\t", "\r")) or c in csv_safety.MARKS for c in cells)
+    assert not any(c.startswith(("=", "@", "\t", "\r")) for c in cells)
     for cell in cells:
         if cell.startswith(("+", "-")):
             assert csv_safety.NUMBER.fullmatch(cell), cell  # losses stay numbers
@@ -107,3 +108,10 @@ def test_paper_sheet_template_is_written_safely_and_reads_back(club, season, pla
 )
 def test_read_cell_drops_only_our_apostrophe(cell, read):
     assert csv_safety.read_cell(cell) == read
+
+
+def test_the_standings_no_change_mark_is_written_as_text_not_a_formula():
+    out = io.StringIO()
+    csv_safety.writer(out).writerow(["Ann", "=", "▲2", "new"])
+    assert out.getvalue().strip() == "Ann,'=,▲2,new"
+    assert csv_safety.read_cell("'=") == "="

@@ -221,9 +221,9 @@ def test_a_late_arrival_turns_the_table_with_fewest_hands_into_a_five(club, seas
     assert _sizes(night) == [5, 5]
     assert Hand.objects.filter(table=one).count() == 1
     latest = arrivals.arrive_by_name(club, "Latest Liz")
-    with pytest.raises(SetupError, match="No table of 4 has room"):
+    with pytest.raises(SetupError, match="Every table is full"):
         draw.seat_late_arrival(night, latest)
-    with pytest.raises(SetupError, match="is not a table of 4"):
+    with pytest.raises(SetupError, match="has no room"):
         draw.seat_late_arrival(night, latest, one)
 
 
@@ -241,7 +241,7 @@ def test_three_late_arrivals_make_a_new_table_with_its_link(club, season, secret
                 *[arrivals.arrive_by_name(club, "Q"), Player.objects.create(club=club, name="R")],
             ],
         )
-    with pytest.raises(SetupError, match="three different players"):
+    with pytest.raises(SetupError, match="three, four or five different players"):
         draw.seat_late_table(night, late[:2])
 
 
@@ -303,11 +303,11 @@ def test_late_arrival_ids_that_are_not_plain_numbers_are_refused_with_a_message(
     who = client.post(url, {"action": "seat", "player": bad}, follow=True)
     assert "Choose who has arrived" in who.content.decode()
     where = client.post(url, {"action": "seat", "player": late[0].pk, "table": bad}, follow=True)
-    assert "Choose a table of 4, or Automatic" in where.content.decode()
+    assert "Choose a table with room, or Automatic" in where.content.decode()
     three = client.post(
         url, {"action": "three", "players": [bad, late[1].pk, late[2].pk]}, follow=True
     )
-    assert "needs three different players" in three.content.decode()
+    assert "needs three, four or five different players" in three.content.decode()
     assert _sizes(night) == [4, 4]
 
 
@@ -513,3 +513,128 @@ def test_a_closed_draw_night_is_not_drawn_again_until_reopened(client, club, sea
     assert len(proposal.player_ids) == 4
     draw.confirm_draw(club, TONIGHT, proposal, secretary)
     assert _sizes(night) == [4, 4, 4] and Night.objects.count() == 1
+
+
+def _play_a_hand(table, user) -> None:
+    from club.services.hands import next_hand
+
+    coming = next_hand(table)
+    out = coming["sitting_out"]
+    declarer = next(s.player for s in table.seats.all() if s.player != out)
+    entry = HandEntry(dealer=coming["dealer"], contract="solo", declarer=declarer, tricks=5)
+    record_hand(table, entry, user)
+
+
+def test_a_lone_late_arrival_at_three_tables_of_five_sits_with_a_player_from_two_of_them(
+    club, season, secretary
+):
+    night = _drawn_night(club, season, 15)
+    assert _sizes(night) == [5, 5, 5]
+    one = night.tables.get(number=1)
+    _play_a_hand(one, secretary)
+    before = {s.player_id for s in one.seats.all()}
+    late = arrivals.arrive_by_name(club, "Late Larry")
+    plan = draw.plan_from_fives(night, [late])
+    movers = [p for _, moving in plan.moves for p in moving]
+    # the tables that have played fewest hands give first: tables 2 and 3, none from table 1
+    assert [t.number for t, _ in plan.moves] == [2, 3] and len(movers) == 2
+    table, _ = draw.seat_late_from_fives(night, [late], secretary, [p.pk for p in movers])
+    assert table.number == 4 and _sizes(night) == [5, 4, 4, 3]
+    assert {s.player_id for s in table.seats.all()} == {late.pk, *(p.pk for p in movers)}
+    assert Seat.objects.filter(table__night=night).count() == 16  # everyone seated once
+    assert TableLink.objects.filter(table=table, revoked_at=None).exists()
+    for t in night.tables.all():
+        assert list(t.seats.values_list("position", flat=True)) == list(range(t.seats.count()))
+    assert {s.player_id for s in one.seats.all()} == before
+    for t in night.tables.all():
+        _play_a_hand(t, secretary)  # every table, the new one too, plays its next hand
+
+
+def test_a_player_moved_after_playing_keeps_their_column_on_their_old_tables_sheet(
+    club, season, secretary
+):
+    from club.queries.table_sheet import table_sheet
+
+    night = _drawn_night(club, season, 10)
+    one, two = night.tables.order_by("number")
+    _play_a_hand(one, secretary)
+    _play_a_hand(one, secretary)
+    _play_a_hand(two, secretary)
+    late = arrivals.arrive_by_name(club, "Late Larry")
+    plan = draw.plan_from_fives(night, [late])
+    moved = [p for _, moving in plan.moves for p in moving]
+    draw.seat_late_from_fives(night, [late], secretary, [p.pk for p in moved])
+    assert _sizes(night) == [4, 4, 3]
+    # the mover from table 1 never is the last dealer, so the deal passes on from them
+    last_dealer = one.hands.order_by("-number").first().dealer
+    assert last_dealer not in moved
+    _play_a_hand(one, secretary)
+    sheet = table_sheet(one)
+    names = [p.name for p, _ in sheet.columns]
+    assert len(names) == 5 and any(p.name in names for p in moved)
+    assert len(sheet.rows) == 3 and all(len(r.cells) == 5 for r in sheet.rows)
+    for row in sheet.rows:  # every hand still balances across the five columns
+        assert sum(c.amount or 0 for c in row.cells) == 0
+
+
+def test_one_late_arrival_beside_the_only_table_of_five_makes_two_tables_of_three(
+    club, season, secretary
+):
+    night = _drawn_night(club, season, 5)
+    late = arrivals.arrive_by_name(club, "Late Larry")
+    draw.seat_late_from_fives(night, [late], secretary)
+    assert _sizes(night) == [3, 3]
+
+
+def test_two_late_arrivals_at_tables_of_five_take_one_player_from_one(club, season, secretary):
+    night = _drawn_night(club, season, 10)
+    late = [arrivals.arrive_by_name(club, n) for n in ("Xan", "Yul")]
+    draw.seat_late_from_fives(night, late, secretary)
+    assert sorted(_sizes(night)) == [3, 4, 5]
+
+
+def test_moving_players_is_refused_while_a_table_has_room_or_when_the_plan_changed(
+    club, season, secretary
+):
+    night = _drawn_night(club, season, 8)
+    late = arrivals.arrive_by_name(club, "Late Larry")
+    with pytest.raises(SetupError, match="A table has room"):
+        draw.seat_late_from_fives(night, [late], secretary)
+    draw.seat_late_arrival(night, late, user=secretary)  # both tables become fives
+    draw.seat_late_arrival(night, arrivals.arrive_by_name(club, "Lou"), user=secretary)
+    latest = arrivals.arrive_by_name(club, "Liz")
+    with pytest.raises(SetupError, match="Who would move changed"):
+        draw.seat_late_from_fives(night, [latest], secretary, [late.pk, 999999])
+    assert _sizes(night) == [5, 5]
+
+
+def test_the_late_page_offers_only_the_way_that_seats_a_lone_arrival_at_tables_of_five(
+    client, club, season, secretary
+):
+    client.force_login(secretary)
+    night = _drawn_night(club, season, 15)
+    late = arrivals.arrive_by_name(club, "Late Larry")
+    url = reverse("night_late", args=[club.slug, night.pk])
+    page = client.get(url)
+    html = page.content.decode()
+    assert 'value="fives"' in html
+    assert 'value="seat"' not in html and 'value="three"' not in html
+    plan = page.context["plan"]
+    movers = [p.pk for _, moving in plan.moves for p in moving]
+    answer = client.post(
+        url, {"action": "fives", "waiting": [late.pk], "movers": movers}, follow=True
+    )
+    said = answer.content.decode()
+    assert "Table 4: " in said and "At the end of their" in said
+    assert sorted(_sizes(night)) == [3, 4, 4, 5]
+    after = client.get(url).content.decode()  # tables of 4 have room now: a new name sits there
+    assert 'value="fives"' not in after and 'value="seat"' in after
+
+
+def test_the_late_page_offers_no_seat_on_a_closed_night(client, club, season, secretary):
+    client.force_login(secretary)
+    night = _drawn_night(club, season, 8)
+    arrivals.arrive_by_name(club, "Late Larry")
+    close_night(night, secretary)
+    html = client.get(reverse("night_late", args=[club.slug, night.pk])).content.decode()
+    assert "is closed" in html and 'name="action"' not in html

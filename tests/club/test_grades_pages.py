@@ -340,3 +340,13 @@ def test_pages_say_the_grades_are_updating_until_the_catch_up_ran(
     services.drain(season.club_id)
     assert "updating" not in client.get(standings).content.decode().lower()
     assert "Updating:" not in client.get(player).content.decode()
+
+
+def test_the_standings_say_what_a_grades_arrow_measures(client, played, club, viewer):
+    """An arrow beside a grade is its change over the nights shown, also for a player who did
+    not play the last night: the table's legend and each arrow's title say so."""
+    client.force_login(viewer)
+    page = client.get(reverse("standings", args=[club.slug])).content.decode()
+    assert "its change over the nights shown, for every player, whether or not they" in page
+    if 'class="move gain"' in page or 'class="move loss"' in page:
+        assert "whether or not they played the last night" in page.split('class="move', 1)[1]

@@ -190,7 +190,7 @@ def test_import_previews_then_writes_on_confirm(secretary, club):
     token = response.context["confirm"].initial["token"]
 
     response = client.post(u("club_import_confirm"), {"token": token}, follow=True)
-    assert "Imported winter.json: 2 night(s), 2 table(s), 5 hand(s); 5 player(s) added." in (
+    assert "Imported winter.json: 2 nights, 2 tables, 5 hands; 5 players added." in (
         response.content.decode()
     )
     assert Night.objects.filter(season__club=club).count() == 2

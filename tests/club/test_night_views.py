@@ -504,3 +504,39 @@ def test_the_night_page_issues_a_fixed_number_of_queries(
     assert "2 tables · 61 hands" in response.content.decode()
     assert night_page_queries(client, night) == few
     assert few <= 12
+
+
+def test_closing_a_night_with_no_hands_asks_to_be_confirmed(sec_client, night):
+    page = sec_client.get(u("night_close", night.pk)).content.decode()
+    assert "has no hands: closing it publishes an empty night" in page
+    assert 'name="anyway"' in page
+    refused = sec_client.post(u("night_close", night.pk), follow=True).content.decode()
+    assert "Close it anyway" in refused
+    assert Night.objects.get(pk=night.pk).status == "open"
+    sec_client.post(u("night_close", night.pk), {"anyway": "1"})
+    assert Night.objects.get(pk=night.pk).status == "closed"
+
+
+def test_closing_a_night_dated_after_today_asks_to_be_confirmed(
+    sec_client, season, players, secretary, club
+):
+    tomorrow = club.today() + dt.timedelta(days=1)
+    season.end = max(season.end, tomorrow)
+    season.save()
+    future = create_night(season, tomorrow, [(players[:4], 0)])
+    play(future.tables.get(), secretary, players[1])
+    page = sec_client.get(u("night_close", future.pk)).content.decode()
+    assert "after today: was it opened for the wrong day?" in page
+    assert "has no hands" not in page
+    sec_client.post(u("night_close", future.pk))
+    assert Night.objects.get(pk=future.pk).status == "open"
+
+
+def test_closing_a_played_night_of_today_needs_no_extra_tick(
+    sec_client, night, table4, players, secretary
+):
+    play(table4, secretary, players[1])
+    page = sec_client.get(u("night_close", night.pk)).content.decode()
+    assert 'name="anyway"' not in page
+    sec_client.post(u("night_close", night.pk))
+    assert Night.objects.get(pk=night.pk).status == "closed"

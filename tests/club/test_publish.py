@@ -54,7 +54,7 @@ def test_closing_starts_the_correction_window_and_publishes_when_it_ends(
     assert Night.objects.get(pk=played.pk).is_published
     assert publish_due(timezone.now() + dt.timedelta(minutes=31))[0] == 0
     assert Publication.objects.filter(night=played).count() == 1
-    assert len(mail.outbox) == 9
+    assert len(mail.outbox) == 8  # not the player who sat out table 2's only hand
 
 
 def test_a_window_of_zero_publishes_on_close(played, secretary, club, players):
@@ -64,7 +64,7 @@ def test_a_window_of_zero_publishes_on_close(played, secretary, club, players):
     close_night(played, secretary)
     played.refresh_from_db()
     assert played.is_published
-    assert len(mail.outbox) == 9
+    assert len(mail.outbox) == 8  # not the player who sat out table 2's only hand
 
 
 def _figures(body: str) -> dict:
@@ -141,7 +141,7 @@ def test_publishing_twice_is_impossible(played, secretary, players):
     assert publish(played, secretary) is None
     assert publish_service.publish(played, None, only_if_due=True) is None
     assert Publication.objects.filter(night=played).count() == 1
-    assert len(mail.outbox) == 9
+    assert len(mail.outbox) == 8  # not the player who sat out table 2's only hand
     assert AuditEvent.objects.filter(night=played, subject="Results published").count() == 1
 
 
@@ -184,7 +184,7 @@ def test_publishing_from_two_threads_at_once_publishes_once(
         # unless the database runs IMMEDIATE transactions; either way nobody published twice.
         assert all(r is None or "locked" in str(r) for r in others), results
     assert Publication.objects.filter(night=night).count() == 1
-    assert Delivery.objects.filter(publication__night=night).count() == 9
+    assert Delivery.objects.filter(publication__night=night).count() == 4  # table 1 played
 
 
 @pytest.fixture
@@ -410,3 +410,18 @@ def test_publish_due_command(played, secretary, players):
     )
     assert not GradeBacklog.objects.exists()
     assert len(mail.outbox) == 4  # sent by the task the publication queued
+
+
+def test_no_results_email_goes_to_a_player_who_played_no_hand(
+    night, table4, players, secretary, club
+):
+    """Table 2 (Eve to Ivy) never played: its players are seated but have no result to send."""
+    club.correction_minutes = 0
+    club.save()
+    give_emails(players)
+    play(table4, secretary, players[1], "solo", 6)
+    close_night(night, secretary)
+    assert sorted(m.to[0] for m in mail.outbox) == sorted(
+        f"{p.name.lower()}@example.org" for p in players[:4]
+    )
+    assert not any("Hands played: 0" in m.body for m in mail.outbox)

@@ -21,6 +21,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 import scoring
+from club import csv_safety
 from club.models import Club, Hand, Player, ScoreLine
 from club.pdf import sheets
 from club.pdf.render import SheetError, file_name, html_to_pdf
@@ -101,6 +102,18 @@ def expected_rows(table, club: Club) -> list[str]:
         declaring = " & ".join(p.name for p in (hand.declarer, hand.partner) if p)
         tricks = "" if hand.tricks is None else str(hand.tricks)
         summary = result.summary.replace(" (revoke)", "")
+        misere = result.contract is not None and result.contract.target == 0
+        if (
+            result.revoke
+            and result.tricks_counted is not None
+            and hand.tricks is not None
+            and not misere
+        ):
+            moved = result.tricks_counted - hand.tricks  # the core's count of the revoke's tricks
+            if moved > 0:
+                summary += f" ({moved} trick{'s' if moved != 1 else ''} from the revoke)"
+            elif moved < 0:
+                summary += f" ({-moved} trick{'s' if moved != -1 else ''} lost for the revoke)"
         revokers = [r.player.name for r in hand.revokes.all()]
         if revokers:  # the sheet names the player who revoked
             summary += f" (Revoke: {' and '.join(revokers)})"
@@ -566,6 +579,7 @@ def test_standings_sheet_prints_the_standings_pages_rows_and_the_databases_nets(
             )
         )
     )
+    csv_rows = [[csv_safety.read_cell(cell) for cell in row] for row in csv_rows]
     assert csv_rows[0][:7] == ["#", "Player", "Nights", "Hands", "Declared", "Made", "Net (£)"]
     assert " ".join(printed_header(csv_rows[0])) in printed
     positions = []
@@ -630,6 +644,7 @@ def test_a_long_standings_sheet_repeats_its_header_on_every_page(client, db):
     rows = list(
         csv.reader(io.StringIO(client.get(reverse("standings_csv", args=["big"])).content.decode()))
     )
+    rows = [[csv_safety.read_cell(cell) for cell in row] for row in rows]
     played = ScoreLine.objects.filter(player__club__slug="big").values("player").distinct()
     assert len(rows) == 1 + played.count() > 80  # one row a player who played
     by_page = [[line.strip() for line in text.splitlines()] for text in texts]
@@ -745,3 +760,36 @@ def test_bench_times_both_sheets_against_weasyprint_on_the_same_html(db):
     assert bench_sheets(runs=1, data=small)
     night = Night.objects.get(title="Benchmark night")
     assert not night.is_closed
+
+
+def test_eighteen_hands_at_a_table_of_five_print_on_one_page_and_the_settle_up_on_the_next(
+    client, secretary, season, players
+):
+    """Long names, a revoke and Prop & Cop: the hands take one landscape A4, two pages in all."""
+    names = ["Bartholomew Fitzwilliam", "Catherine O'Neill-Smythe", "Dan Q", "Eve Q", "Fay Q"]
+    seated = []
+    for player, name in zip(players[:5], names, strict=True):
+        player.name = name
+        player.save()
+        seated.append(player)
+    night = create_night(season, dt.date(2026, 11, 20), [(seated, 0)])
+    table = night.tables.get()
+    kinds = ["solo", "prop_cop", "misere", "abundance", "solo", "all_passed"]
+    for number in range(18):
+        coming = next_hand(table)
+        playing = [p for p in seated if p != coming["sitting_out"]]
+        kind = kinds[number % 6]
+        kw: dict = {}
+        if kind != "all_passed":
+            kw = {"declarer": playing[0], "tricks": {"solo": 6, "prop_cop": 8}.get(kind, 9)}
+        if kind == "misere":
+            kw["tricks"] = 0
+        if kind == "prop_cop":
+            kw["partner"] = playing[1]
+        if number == 0:
+            kw["revoke_by"] = playing[2]
+        play(table, secretary, kind, **kw)
+    printed = pages(login(client, secretary).get(night_url(night)))
+    assert len(printed) <= 2, f"{len(printed)} pages"
+    first = lines(printed[:1])
+    assert any(line.startswith("18 ") for line in first), "hand 18 is not on the first page"

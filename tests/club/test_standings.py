@@ -16,6 +16,7 @@ from django.urls import reverse
 from scorebook import expected, night_with, play, table_text
 
 import scoring
+from club import csv_safety
 from club.services.setup import rule_set_from_preset
 
 # (date, tables by player index, hands as (table, declarer, contract, tricks, partner))
@@ -302,6 +303,8 @@ def test_csv_is_what_the_table_shows(client, season, players, secretary):
     assert exported.status_code == 200 and exported["Content-Type"].startswith("text/csv")
     assert "attachment" in exported["Content-Disposition"]
     lines = list(csv.reader(io.StringIO(exported.content.decode())))
+    assert "=" not in (cell for line in lines for cell in line)  # no bare formula sign
+    lines = [[csv_safety.read_cell(cell) for cell in line] for line in lines]  # as a sheet reads
     assert headers[0][-2:] == ["Grade", "Trend"]
     units = {"Net": "Net (£)", "Per hand": "Per hand (£)", "Last night": "Last night (£)"}
     assert lines[0] == [units.get(h, h) for h in headers[0][:-2]]  # all but grade and picture
@@ -527,3 +530,18 @@ def test_averages_are_exact_and_signed_only_when_not_zero(club):
     assert exact(Fraction(3, 200)) == "+£0.0002"  # 0.00015: half to even
     assert exact(Fraction(1, 200)) == "£0.0000"  # 0.00005: half to even
     assert format_average(club, Fraction(5, 3), points=True) == "+1.67 pts"
+
+
+def test_a_newcomers_season_line_starts_at_his_first_night(client, season, players, secretary):
+    from club.queries import standings as sq
+
+    spec = [SPEC[0], (dt.date(2026, 10, 8), [[0, 1, 2, 8]], [(1, 8, "solo", 6, None)])]
+    build(season, players, secretary, spec)
+    nights = sq.season_nights(season)
+    ivy, ann = players[8], players[0]
+    trend = sq.trends(season, nights, [ivy.pk, ann.pk], "net")
+    assert trend.start(ann.pk) == 0 and trend.start(ivy.pk) == 1
+    client.force_login(secretary)
+    page = client.get(reverse("player_detail", args=[season.club.slug, ivy.pk])).content.decode()
+    line = page.split("<polyline", 1)[1].split(">", 1)[0]
+    assert len(line.split('points="', 1)[1].split('"', 1)[0].split()) == 1  # one night, one point

@@ -418,7 +418,7 @@ def test_last_weeks_link_shows_last_weeks_closed_sheet_with_its_date(
     publish(last_week, secretary)
     create_night(season, dt.date(2026, 11, 20), [(players[:4], 0)])
     page = text(client.get(url(link)))
-    assert "Friday 13 November 2026" in page and "final sheet" in page
+    assert "Fri 13 Nov 2026" in page and "final sheet" in page
 
 
 # --- the rate limit ----------------------------------------------------------------------------

@@ -270,7 +270,7 @@ def test_a_revoke_is_scored_and_marked_on_the_sheet(scorer_client, table4, playe
         players[:4], contract="solo", declarer="Bob", tricks=6, revoke_by="Bob"
     )
     page = text(scorer_client.get(table_url(table4)))
-    assert "Failed, 2 under Revoke: Bob" in page
+    assert "Failed, 2 under (3 tricks lost for the revoke) Revoke: Bob" in page
 
 
 def test_all_passed_is_a_redeal_with_no_score(scorer_client, table4, players):

@@ -397,3 +397,11 @@ def test_equal_stakes_for_neighbouring_contracts_are_allowed() -> None:
     # Every preset prices Prop & Cop and Solo alike, and abundance and royal abundance alike.
     rules = scoring.preset("hoyle").with_stake("royal_abundance", base=18)
     assert rules.stake(Contract.ROYAL_ABUNDANCE).base == 18
+
+
+def test_a_presets_key_reads_as_its_title_and_any_other_name_as_it_is():
+    from scoring.presets import PRESETS, TITLES, title
+
+    assert set(TITLES) == set(PRESETS)
+    assert title("hoyle") == "Hoyle" and title("anna-cubed") == "Anna Cubed"
+    assert title("Hoyle sixpences") == "Hoyle sixpences"

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.draw import describe_sizes, draw_sizes, draw_tables
+from scoring.draw import describe_sizes, draw_sizes, draw_tables, late_table_donors
 from scoring.seating import meetings
 
 NAMES = [f"P{i:02d}" for i in range(80)]
@@ -137,3 +137,36 @@ def test_every_player_seated_exactly_once_with_as_many_fours_as_possible(n, odd,
     assert {len(t) for t in tables} <= {3, 4, 5}
     # at most three odd tables: one more would make room for another table of 4
     assert sum(1 for t in tables if len(t) != 4) <= 3
+
+
+def test_one_late_arrival_at_a_room_of_fives_takes_one_player_from_each_of_two_tables():
+    assert late_table_donors(1, ["t1", "t2", "t3"]) == ["t1", "t2"]
+
+
+def test_two_late_arrivals_at_a_room_of_fives_take_one_player_from_one_table():
+    assert late_table_donors(2, ["t1", "t2"]) == ["t1"]
+    assert late_table_donors(2, ["t1"]) == ["t1"]
+
+
+def test_one_late_arrival_beside_the_only_table_of_five_splits_it_into_two_threes():
+    assert late_table_donors(1, ["t1"]) == ["t1", "t1"]
+
+
+@pytest.mark.parametrize("arrivals", [0, 3])
+def test_three_or_more_late_arrivals_need_no_player_moved(arrivals):
+    with pytest.raises(ValueError, match="make a table of their own"):
+        late_table_donors(arrivals, ["t1", "t2"])
+
+
+def test_no_table_of_five_gives_no_player():
+    with pytest.raises(ValueError, match="needs 3 players"):
+        late_table_donors(1, [])
+
+
+@given(st.integers(1, 2), st.integers(1, 12))
+def test_every_count_of_late_arrivals_at_a_room_of_fives_makes_a_table_of_three(arrivals, fives):
+    tables = list(range(fives))
+    donors = late_table_donors(arrivals, tables)
+    assert arrivals + len(donors) == 3
+    sizes = [5 - donors.count(t) for t in tables]
+    assert all(size in (3, 4, 5) for size in sizes)

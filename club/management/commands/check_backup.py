@@ -102,7 +102,7 @@ class Command(BaseCommand):
             **UNIT_SETTINGS[doc.club.unit],
             **doc.club.settings,
         }
-        money = format_amount(SimpleNamespace(**unit), owed)  # type: ignore[arg-type]
+        money = format_amount(SimpleNamespace(**unit), owed)
         self.stdout.write(
             f"OK {path}: {doc.club.name} (/c/{doc.club.slug}/), {kind}; "
             f"{len(doc.nights)} night(s), {hands} hand(s), {len(doc.players)} player(s), "
