@@ -8,7 +8,7 @@ import statistics
 import time
 
 from club.models import Club, Player
-from club.services.statement_mail import statement_attachment
+from club.pdf.statement_mail import statement_attachment
 
 
 def _cpu() -> float:

@@ -8,7 +8,6 @@ from functools import cache
 from typing import Any
 
 from django import forms
-from django.conf import settings
 from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
 from django.core.validators import validate_slug
@@ -35,8 +34,9 @@ def zone_choices() -> list[tuple[str, str]]:
 
 
 def default_zone() -> str:
-    zone = getattr(settings, "TIME_ZONE", DEFAULT_ZONE) or DEFAULT_ZONE
-    return zone if zone in dict(zone_choices()) else DEFAULT_ZONE
+    """The new club's zone until the browser names its own (static/js/signup-zone.js): the
+    app's default, not the server's clock (which runs in UTC)."""
+    return DEFAULT_ZONE
 
 
 class ClubFields(forms.Form):

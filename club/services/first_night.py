@@ -17,7 +17,7 @@ from club.services import arrivals, setup, table_cards
 def season_dates(club: Club) -> tuple[dt.date, dt.date]:
     """From today (the club's, or the server's when that is earlier) for a year: whichever date
     "tonight" is read on, it falls inside."""
-    start = min(club.today(), timezone.localdate())
+    start = min(club.today(), timezone.now().date())
     return start, start.replace(year=start.year + 1) - dt.timedelta(days=1)
 
 

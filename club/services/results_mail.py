@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import smtplib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,11 +30,20 @@ from django.utils import timezone
 
 import scoring
 from club import zones
-from club.models import Club, Delivery, Hand, Night, NightTotal, Publication, ScoreLine
+from club.models import (
+    Club,
+    Delivery,
+    Hand,
+    Night,
+    NightTotal,
+    Player,
+    Publication,
+    ScoreLine,
+    Season,
+)
 from club.queries.night import Payment, night_summary
 from club.queries.table_sheet import REVOKES, hand_rulings, result_text
 from club.services import ledger
-from club.services.statement_mail import statement_attachment
 from scoring.standings import competition_ranks
 
 MAX_ATTEMPTS = 5
@@ -196,6 +206,19 @@ def _season_places(night: Night) -> tuple[dict[int, int], int]:
     return {r["player"]: place for r, place in zip(rows, places, strict=True)}, len(rows)
 
 
+# What each results email carries attached: the player's statement (club.pdf.statement_mail),
+# given at start-up (club/apps.py), since the printed sheets sit above the services.
+Attacher = Callable[[Club, Season, Player, int | None], tuple[str, bytes, str] | None]
+_attachers: list[Attacher] = []
+
+
+def attach_to_results(attacher: Attacher) -> None:
+    """Attach what `attacher` makes (file name, content, type; None: nothing) to every results
+    email from now on."""
+    if attacher not in _attachers:
+        _attachers.append(attacher)
+
+
 @zones.on_club_clock(lambda delivery, results: results.club)  # "closed at" on the club's clock
 def compose(delivery: Delivery, results: NightResults) -> EmailMessage:
     night, club = results.night, results.club
@@ -236,9 +259,10 @@ def compose(delivery: Delivery, results: NightResults) -> EmailMessage:
     )
     # The player's statement for the season, money owed included, as a PDF.
     balance = mine.balance if mine is not None else None
-    attachment = statement_attachment(club, night.season, player, balance)
-    if attachment is not None:
-        message.attach(*attachment)
+    for attacher in _attachers:
+        attachment = attacher(club, night.season, player, balance)
+        if attachment is not None:
+            message.attach(*attachment)
     return message
 
 

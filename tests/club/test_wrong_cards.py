@@ -85,7 +85,7 @@ def test_a_correction_shows_and_keeps_who_was_ticked(scorer_client, table4, play
         HandEntry(dealer=ann, contract="solo", declarer=ann, tricks=7, wrong_cards=(dan,)),
         None,
     )
-    from club.forms.hands import edit_hand_form
+    from club.forms.hand_factories import edit_hand_form
 
     boxes = re.findall(r"<input[^>]*>", str(edit_hand_form(hand)["wrong_cards"]))
     ticked = [b for b in boxes if " checked" in b]

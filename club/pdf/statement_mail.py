@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import logging
 
-from django.utils import timezone
-
 from club.models import Club, Player, Season
 from club.pdf import sheets
 from club.pdf.render import PDF_MIME, SheetError, file_name, render_pdf
@@ -28,7 +26,7 @@ def statement_pdf(club: Club, season: Season, player: Player, balance: int | Non
         "season": season,
         "statement": sheets.player_statement(club, season, player, balance),
         "sheet_title": f"Statement · {player.name} · {season}",
-        "printed_at": timezone.localtime(),
+        "printed_at": club.local_now(),
     }
     return render_pdf(TEMPLATE, context)
 
