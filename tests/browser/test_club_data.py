@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from club.models import Hand, Night
-from tests.club.test_interchange_bad_input import sample
+from tests.club.interchange.test_bad_input import sample
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -115,7 +115,7 @@ def test_the_settings_button_is_offered_only_to_who_may_use_it(season, club, sco
 
 
 def _night_post(season, players, new_players: str, action: str = "add_players") -> dict:
-    from tests.club.test_night_views import table_data
+    from tests.club.views.test_nights import table_data
 
     return table_data(players, season=season, new_players=new_players, action=action)
 

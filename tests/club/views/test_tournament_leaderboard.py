@@ -8,7 +8,11 @@ from fractions import Fraction
 
 import pytest
 from django.urls import reverse
-from tournament_kit import (
+
+from club.queries import leaderboard as lq
+from club.services import tournaments as services
+from scoring.standings import competition_ranks
+from tests.club.tournament_kit import (
     board_of,
     expected_points,
     field,
@@ -19,10 +23,6 @@ from tournament_kit import (
     points,
     tables_of,
 )
-
-from club.queries import leaderboard as lq
-from club.services import tournaments as services
-from scoring.standings import competition_ranks
 
 
 def url(name: str, t) -> str:

@@ -7,12 +7,12 @@ import datetime as dt
 
 import pytest
 from django.db.models import Count, Q, Sum
-from scorebook import night_with, play
 
 import scoring
 from club.models import Hand, Night, NightTotal, ScoreLine
 from club.services.hands import HandEntry, delete_hand, score_lines_for, update_hand
 from club.services.setup import rule_set_from_preset
+from tests.club.scorebook import night_with, play
 
 
 def from_lines() -> dict[tuple[int, int], tuple]:

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from club.models import Night, Player
 from club.services.setup import create_night
-from tests.club.test_night_duplicates import DATE, form_data
+from tests.club.views.test_night_created_once import DATE, form_data
 
 
 def _post(client, club, data):

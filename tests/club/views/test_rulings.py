@@ -20,7 +20,7 @@ from club.services import publish as publish_service
 from club.services.hands import HandEntry, close_night, next_hand, record_hand
 from club.services.setup import create_night, delete_club, rule_set_from_preset
 from tests.club.interchange_kit import check_schema, figures
-from tests.club.test_table_views import (
+from tests.club.views.test_table_page import (
     HTMX,
     core_amounts,
     create_url,
@@ -186,7 +186,7 @@ def ruled_night(night, table4, table5, players, secretary):
 
 
 def test_the_printed_sheet_writes_the_rulings_in_words(client, secretary, ruled_night):
-    from tests.club.test_sheets import pages
+    from tests.club.pdf.test_sheets import pages
 
     client.force_login(secretary)
     response = client.get(f"/c/crown/nights/{ruled_night.pk}/sheet.pdf")
@@ -236,7 +236,7 @@ def test_every_ruling_round_trips_through_the_club_data_file(club, ruled_night, 
 def test_a_version_1_file_still_means_what_it_meant(db):
     """Version 1 let a rule set carry a misère under-trick the core ignored (a cents rule set
     with a misère under-trick of 5 still paid 25): it imports, and pays 25."""
-    from tests.club.test_interchange_bad_input import SEATS, sample
+    from tests.club.interchange.test_bad_input import SEATS, sample
 
     document = sample()
     rules = scoring.preset("cents").to_dict()

@@ -59,7 +59,7 @@ def console():
 
 @pytest.fixture
 def failing(settings):
-    settings.MIDDLEWARE = [*settings.MIDDLEWARE, "tests.club.test_tokens_not_logged.FailOnRequest"]
+    settings.MIDDLEWARE = [*settings.MIDDLEWARE, "tests.club.test_log_redaction.FailOnRequest"]
 
 
 @pytest.mark.parametrize("url", TOKEN_URLS)

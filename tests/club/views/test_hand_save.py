@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from club.models import Hand, ScoreLine
 from club.services.hands import HandConflict, HandEntry, record_hand
-from tests.club.test_table_views import chosen
+from tests.club.views.test_table_page import chosen
 
 
 def solo(dealer, declarer, tricks=5) -> HandEntry:

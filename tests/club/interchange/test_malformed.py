@@ -27,7 +27,7 @@ import scoring
 from club.interchange.csv_sheets import read_csv
 from club.interchange.document import Document, ImportRefused, read
 from club.interchange.importer import existing_for, import_document
-from tests.club.test_interchange_bad_input import counts, sample
+from tests.club.interchange.test_bad_input import counts, sample
 
 pytestmark = pytest.mark.django_db
 

@@ -649,9 +649,8 @@ def test_no_qr_code_for_a_viewer_or_a_closed_night(who, client, secretary, viewe
 def test_a_tournament_rounds_table_cards_carry_its_tables_qr_codes(
     client, season, club, secretary, tmp_path
 ):
-    from tournament_kit import field, make_tournament
-
     from club.services import tournaments as tournament_service
+    from tests.club.tournament_kit import field, make_tournament
 
     t = make_tournament(season, field(club, 8), rounds=2, hands=2, name="Winter Cup")
     tournament_service.start(t)

@@ -11,13 +11,13 @@ from fractions import Fraction
 import pytest
 from django.db import connection
 from django.urls import reverse
-from scorebook import night_with, play, table_text
 
 import scoring
 from club.models import AuditEvent, Grade, GradeOptOut, GradeSettings, Night
 from club.queries import grades as gq
 from club.services import grades as services
 from scoring import grade as core
+from tests.club.scorebook import night_with, play, table_text
 
 
 @pytest.fixture

@@ -12,7 +12,11 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 from pypdf import PdfReader
-from tournament_kit import (
+
+import scoring
+from club.models import ScoreLine
+from club.services import tournaments as services
+from tests.club.tournament_kit import (
     expected_points,
     field,
     make_tournament,
@@ -22,10 +26,6 @@ from tournament_kit import (
     round_names,
     tables_of,
 )
-
-import scoring
-from club.models import ScoreLine
-from club.services import tournaments as services
 
 
 def pdf_pages(response) -> list[str]:

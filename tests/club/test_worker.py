@@ -71,7 +71,7 @@ def test_an_email_left_being_sent_by_a_dead_worker_is_sent_again_with_the_same_m
 
 def test_each_email_is_marked_sent_as_soon_as_it_is_sent(publication, settings):
     """A worker killed after the first message finds the first marked, not all four pending."""
-    settings.EMAIL_BACKEND = "tests.club.test_worker_takes_up.DiesAfterOne"
+    settings.EMAIL_BACKEND = "tests.club.test_worker.DiesAfterOne"
     DiesAfterOne.sent = 0
     with pytest.raises(KeyboardInterrupt):
         results_mail.send_publication(publication.pk)

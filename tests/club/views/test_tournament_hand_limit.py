@@ -7,12 +7,12 @@ import re
 
 import pytest
 from django.urls import reverse
-from tournament_kit import field, make_tournament, play_table, tables_of
 
 from club.models import AuditEvent, Hand
 from club.services import tournaments as services
 from club.services.hands import HandConflict, HandEntry, record_hand
 from club.services.round_limit import refusal
+from tests.club.tournament_kit import field, make_tournament, play_table, tables_of
 
 
 def text(response) -> str:

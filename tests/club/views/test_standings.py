@@ -13,11 +13,11 @@ from fractions import Fraction
 import pytest
 from django.db.models import Sum
 from django.urls import reverse
-from scorebook import expected, night_with, play, table_text
 
 import scoring
 from club import csv_safety
 from club.services.setup import rule_set_from_preset
+from tests.club.scorebook import expected, night_with, play, table_text
 
 # (date, tables by player index, hands as (table, declarer, contract, tricks, partner))
 SPEC = [

@@ -7,7 +7,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from tournament_kit import (
+
+from club.models import AuditEvent, Entry, Night, Table, Tournament
+from club.services import tournaments as services
+from scoring import seating
+from tests.club.tournament_kit import (
     field,
     make_tournament,
     play_round,
@@ -16,10 +20,6 @@ from tournament_kit import (
     round_names,
     tables_of,
 )
-
-from club.models import AuditEvent, Entry, Night, Table, Tournament
-from club.services import tournaments as services
-from scoring import seating
 
 
 def keys(players) -> list[str]:

@@ -24,8 +24,8 @@ from club.services.hands import (
     save_hand,
     update_hand,
 )
-from tests.club.test_entry_saves import HTMX, create_url, form_data, page_text
-from tests.club.test_table_views import chosen
+from tests.club.views.test_hand_save import HTMX, create_url, form_data, page_text
+from tests.club.views.test_table_page import chosen
 
 
 @pytest.fixture

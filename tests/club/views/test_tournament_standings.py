@@ -8,10 +8,10 @@ import re
 
 import pytest
 from django.urls import reverse
-from scorebook import expected, night_with, play, table_text
-from tournament_kit import make_tournament, money, play_round, tables_of
 
 from club.services import tournaments as services
+from tests.club.scorebook import expected, night_with, play, table_text
+from tests.club.tournament_kit import make_tournament, money, play_round, tables_of
 
 
 @pytest.fixture

@@ -10,7 +10,11 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
-from tournament_kit import (
+
+from club.models import AuditEvent, Club, Entry, Table, Tournament
+from club.services import tournaments as services
+from scoring import seating
+from tests.club.tournament_kit import (
     board_of,
     field,
     make_tournament,
@@ -20,10 +24,6 @@ from tournament_kit import (
     round_names,
     tables_of,
 )
-
-from club.models import AuditEvent, Club, Entry, Table, Tournament
-from club.services import tournaments as services
-from scoring import seating
 
 
 def url(name: str, t: Tournament, *args) -> str:

@@ -7,9 +7,9 @@ from collections import defaultdict
 
 import pytest
 from django.urls import reverse
-from scorebook import expected, night_with, play, table_text
 
 import scoring
+from tests.club.scorebook import expected, night_with, play, table_text
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from club.services import publish as publish_service
 from club.services.hands import HandEntry, close_night, record_hand
 from club.services.setup import delete_club
 from tests.club.interchange_kit import check_schema, figures
-from tests.club.test_table_views import (
+from tests.club.views.test_table_page import (
     HTMX,
     core_amounts,
     create_url,

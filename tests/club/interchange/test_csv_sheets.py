@@ -12,7 +12,7 @@ from club.interchange.csv_sheets import read_csv, template
 from club.interchange.document import ImportRefused
 from club.interchange.importer import import_document
 from club.models import Hand, Night, Player
-from tests.club.test_interchange_bad_input import counts
+from tests.club.interchange.test_bad_input import counts
 
 pytestmark = pytest.mark.django_db
 

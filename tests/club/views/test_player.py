@@ -11,10 +11,10 @@ from fractions import Fraction
 
 import pytest
 from django.urls import reverse
-from scorebook import expected, night_with, play, table_text
 
 import scoring
 from club.models import Player
+from tests.club.scorebook import expected, night_with, play, table_text
 
 # (date, seats by index, hands as (declarer, contract, tricks, partner)); Ann is players[0].
 NIGHTS = [
@@ -129,7 +129,8 @@ def test_contracts_declared_made_percent_and_average_gain(
     for key, (declared, made, gain) in contracts.items():
         name = scoring.Contract(key).display_name
         percent = f"{round(Fraction(100 * made, declared))}%"
-        assert shown[name][:5] == [  # then the club's columns (tests/club/test_grades_pages.py)
+        # then the club's columns (tests/club/views/test_grade_pages.py)
+        assert shown[name][:5] == [
             str(declared),
             str(made),
             percent,
@@ -221,7 +222,7 @@ def test_player_page_queries_do_not_grow(
         play(night, secretary, dan, "prop_cop", 8, partner=ann)
     client.force_login(secretary)
     # 15, 1 for the money owed, and 6 for the grade section
-    # (tests/club/test_grades_pages.py counts them with ?vs=).
+    # (tests/club/views/test_grade_pages.py counts them with ?vs=).
     with django_assert_max_num_queries(22):
         assert get(client, season, ann).status_code == 200
 

@@ -17,8 +17,8 @@ from club.interchange.export import export_text
 from club.models import Club, Hand, Night
 from club.services import demo
 from club.services.setup import delete_club
+from tests.club.interchange.test_bad_input import counts, sample
 from tests.club.interchange_kit import check_schema, figures, rich_club, without_moment
-from tests.club.test_interchange_bad_input import counts, sample
 
 pytestmark = pytest.mark.django_db
 

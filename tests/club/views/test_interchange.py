@@ -17,8 +17,8 @@ from club.interchange import MAX_BYTES, SCHEMA_PATHS, csv_sheets, staging
 from club.interchange.export import export_document
 from club.models import AuditEvent, Hand, Night, Player, Season, StagedUpload
 from club.services import demo
+from tests.club.interchange.test_bad_input import counts, sample
 from tests.club.interchange_kit import check_schema
-from tests.club.test_interchange_bad_input import counts, sample
 
 pytestmark = pytest.mark.django_db
 

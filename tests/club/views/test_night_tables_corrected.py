@@ -433,10 +433,9 @@ def test_a_tournament_nights_tables_are_not_changed_from_the_night_page(
     """A tournament draws its tables round by round; the night page's table editor would mix up
     the rounds, so the page hides it, the view sends the director to the tournament and the
     service refuses."""
-    from tournament_kit import field, make_tournament
-
     from club.models import Seat
     from club.services import tournaments as tournament_services
+    from tests.club.tournament_kit import field, make_tournament
 
     tournament = make_tournament(season, field(club, 9), rounds=2)
     tournament_services.start(tournament, secretary)
