@@ -28,6 +28,7 @@ from club.models import (
     Player,
     PlayerClaim,
     Publication,
+    RateWindow,
     Revoke,
     RuleSet,
     ScoreLine,
@@ -528,3 +529,12 @@ class GradeOptOutAdmin(AuditedAdmin):
     list_display = ["player", "at"]
     list_filter = ["player__club"]
     autocomplete_fields = ["player"]
+
+
+@admin.register(RateWindow)
+class RateWindowAdmin(DerivedAdmin):
+    """The rate limits' counts kept in the database when Redis is not there (club/ratelimit.py):
+    read-only, so an operator can see who hit a limit."""
+
+    list_display = ["key", "expires_at", "last_allowed"]
+    search_fields = ["key"]

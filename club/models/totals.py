@@ -94,9 +94,9 @@ SQLITE_DROP = [
 def install_triggers(connection: BaseDatabaseWrapper) -> bool:
     """(Re)create the triggers that keep club_nighttotal equal to the score lines; idempotent.
 
-    The first migration creates them, but SQLite drops a table's triggers whenever a migration rebuilds
-    the table (adding a foreign key to club_scoreline does), so they are installed again after
-    every `migrate`. Returns False when the tables are not there yet."""
+    The first migration creates them, but SQLite drops a table's triggers whenever a migration
+    rebuilds the table (adding a foreign key to club_scoreline does), so they are installed again
+    after every `migrate`. Returns False when the tables are not there yet."""
     with connection.cursor() as cursor:
         tables = set(connection.introspection.table_names(cursor))
         if not {"club_scoreline", "club_nighttotal"} <= tables:
@@ -153,9 +153,9 @@ post_migrate.connect(_after_migrate, dispatch_uid="club.night_total_triggers")
 class NightTotal(models.Model):
     """One player's totals for one night: the sums of their score lines on that night.
 
-    Kept by the database itself: triggers on the score line table (made by the first migration) add, subtract
-    and move each line as it is inserted, updated or deleted, whichever code writes it (the hand
-    service, seed_demo's bulk_create, a cascade). The standings, player pages and club home read
+    Kept by the database itself: triggers on the score line table (made by the first migration)
+    add, subtract and move each line as it is inserted, updated or deleted, whichever code writes
+    it (the hand service, seed_demo's bulk_create, a cascade). The standings, player pages and club home read
     these rows, one per player and night, instead of every score line. Never write them from Python
     (tests/club/models/test_totals.py checks them against the score lines).
     """

@@ -21,7 +21,7 @@ from club import ratelimit
 
 
 def test_the_window_slides_in_redis(redis_cache, monkeypatch):
-    from tests.club import test_table_links
+    from tests.club.views import test_table_links
 
     test_table_links.test_the_window_slides(monkeypatch)  # the one-process test, on Redis
     # The count is Redis's, not this process's: a sorted set under the cache's own prefix.

@@ -25,7 +25,10 @@ SHELL_FENCES = {"sh", "bash", "shell", "console"}
 # An inline `span` is a command when it starts like one; other spans name things in prose.
 RUNNABLE = ("bin/", ".venv/bin/", ".tools/bin/", "manage.py ", "python manage.py")
 # What the guides may run besides the project's own scripts: an operator's system tools.
-SYSTEM_TOOLS = {"export", "systemctl", "journalctl", "for", "do", "done", "apt-get", "sudo"}
+SYSTEM_TOOLS = {
+    *("export", "systemctl", "journalctl", "for", "do", "done", "break", "apt-get", "sudo"),
+    "python3",  # the machine's own Python, before any venv (bin/setup needs one)
+}
 SEPARATORS = {";", "&&", "||", "|", "&"}
 REDIRECTS = {">", ">>", "<", "2>", "2>&1"}
 

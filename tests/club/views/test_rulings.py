@@ -222,7 +222,7 @@ def test_every_ruling_round_trips_through_the_club_data_file(club, ruled_night, 
     text_before = export_text(club)
     document = json.loads(text_before)
     check_schema(document)
-    assert document["version"] == 2
+    assert document["version"] == 3
     hands = document["nights"][0]["tables"][0]["hands"]
     assert hands[0]["revokes"] == ["Bob", "Cat"]
     assert (hands[1]["penalty"], hands[1]["penalty_by"]) == ("lead_out_of_turn", "Dan")
