@@ -153,11 +153,11 @@ post_migrate.connect(_after_migrate, dispatch_uid="club.night_total_triggers")
 class NightTotal(models.Model):
     """One player's totals for one night: the sums of their score lines on that night.
 
-    Kept by the database itself: triggers on the score line table (made by the first migration)
-    add, subtract and move each line as it is inserted, updated or deleted, whichever code writes
-    it (the hand service, seed_demo's bulk_create, a cascade). The standings, player pages and club home read
-    these rows, one per player and night, instead of every score line. Never write them from Python
-    (tests/club/models/test_totals.py checks them against the score lines).
+    Kept by the database itself: triggers on the score line table (made by the first migration) add,
+    subtract and move each line as it is inserted, updated or deleted, whichever code writes it (the
+    hand service, seed_demo's bulk_create, a cascade). The standings, player pages and club home
+    read these rows, one per player and night, instead of every score line. Never write them from
+    Python (tests/club/models/test_totals.py checks them against the score lines).
     """
 
     night = models.ForeignKey("club.Night", on_delete=models.CASCADE, related_name="totals")
