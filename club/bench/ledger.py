@@ -29,7 +29,8 @@ from django.urls import reverse
 from club.models import Club, Debt, Membership, Night, Player, Publication, Role, Season
 from club.services import ledger, publish
 from club.services.demo import random_entry
-from club.services.hands import close_night, next_hand, record_hand
+from club.services.hands import next_hand, record_hand
+from club.services.nights import close_night
 from club.services.setup import create_night, rule_set_from_preset
 
 SLUG = "bench-ledger"

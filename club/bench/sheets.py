@@ -34,7 +34,8 @@ from pypdf import PdfReader
 from club.models import Club, Membership, Night, Role, Season
 from club.pdf import render
 from club.services import demo
-from club.services.hands import close_night, next_hand, record_hand, reopen_night
+from club.services.hands import next_hand, record_hand
+from club.services.nights import close_night, reopen_night
 from club.services.setup import create_night
 
 BENCH_USER = "bench-sheets"

@@ -23,7 +23,8 @@ from club.models import Club, Delivery, Night, Player, Publication, Season, Tabl
 from club.services import ledger, results_mail, table_cards
 from club.services import tournaments as tournament_service
 from club.services.demo import random_entry
-from club.services.hands import HandEntry, close_night, next_hand, record_hand
+from club.services.hands import HandEntry, next_hand, record_hand
+from club.services.nights import close_night
 from club.services.publish import publish
 
 TOURNAMENT_NAME = "Autumn Open"

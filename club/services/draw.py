@@ -1,7 +1,8 @@
 """A club night's draw: the players who have arrived, seated by `scoring.draw` away from whom
-they sat with lately, a proposal the secretary may alter by swapping two players, then, in one
-transaction, the night with its tables, seats and table links. Late arrivals join a table of 4
-(making it 5) or a new table of 3."""
+they sat with lately, a proposal the secretary may alter by swapping two players (which
+club.services.nights then makes into the night's tables, seats and links), and where late
+arrivals could sit: a table with room (a 3 becomes 4, a 4 becomes 5), or a new table of 3 with
+players from the tables of 5."""
 
 from __future__ import annotations
 
@@ -11,18 +12,14 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.contrib.auth.models import User
 from django.core import signing
-from django.db import transaction
 from django.db.models import Count, Max
 
 import scoring.draw
 from club.models import Club, Night, Player, Seat, Table, Tournament
 from club.services import arrivals
 from club.services.hands import next_hand
-from club.services.locks import NightGone, lock_club, lock_night
-from club.services.setup import SetupError, audit_tables, create_night_once, edit_tables
-from club.services.table_links import night_links
+from club.services.setup import SetupError
 
 HISTORY_NIGHTS = 4  # the recent nights whose tables a draw keeps players away from
 _SIGN_SALT = "club.draw.proposal"
@@ -126,7 +123,7 @@ def evening(club: Club, date: dt.date) -> Evening:
     players = arrivals.arrived(club, date)
     if night is None:
         return Evening(None, 0, players)
-    seated = _seated(night)
+    seated = seated_at(night)
     tables = len(set(seated.values()))
     return Evening(night, tables, [p for p in players if p.pk not in seated])
 
@@ -199,95 +196,17 @@ def proposal_players(club: Club, proposal: Proposal) -> list[list[Player]]:
     return [[players[pk] for pk in table] for table in proposal.tables]
 
 
-def confirm_draw(
-    club: Club, date: dt.date, proposal: Proposal, user: User | None = None
-) -> tuple[Night, bool]:
-    """Create the night of the proposal's date (or add to the open night of that date, whose
-    tables may have sat down from their cards) with its tables, seats (the first player deals
-    first) and each table's link, in one transaction, audited: (the night, True). Confirmed
-    again, by a double tap or a second secretary, it creates nothing more: (the night already
-    drawn, False)."""
-    if proposal.date != date:
-        raise SetupError(
-            f"This draw is for {proposal.date:%d %b %Y}, not {date:%d %b %Y}: "
-            "draw the tables again."
-        )
-    tables = proposal_players(club, proposal)
-    season = club.seasons.filter(start__lte=date, end__gte=date).order_by("-start").first()
-    if season is None:
-        raise SetupError(f"No season covers {date:%d %b %Y}: add a season in set-up.")
-    for table in tables:
-        if len(table) not in (3, 4, 5):
-            raise SetupError("A table seats 3, 4 or 5 players: draw the tables again.")
-    with transaction.atomic():
-        # Two confirms of the same evening queue here; the second finds the first's night.
-        lock_club(club.pk)
-        night = evening_night(club, date)
-        if night is not None:
-            # A card seating its table takes the night's lock, not the club's: take it too,
-            # so no card seats a player between this check and the draw's tables.
-            night = lock_night(night.pk)
-            seated = _seated(night)
-            drawn = [pk for pk in proposal.player_ids if pk in seated]
-            if drawn and len(drawn) == len(proposal.player_ids):
-                return night, False  # this draw was confirmed already
-            if drawn:
-                raise SetupError(
-                    f"{club.players.get(pk=drawn[0])} sits at table {seated[drawn[0]]} now: "
-                    "draw the tables again."
-                )
-            had_tables = bool(seated)
-            edit_tables(night, [(None, players, 0) for players in tables], user=user)
-            token = draw_token(club, date)
-            if not had_tables and not Night.objects.filter(form_token=token).exists():
-                # From now on this is the evening's draw night: once closed, the draw finds it.
-                Night.objects.filter(pk=night.pk).update(form_token=token)
-        else:
-            night, created = create_night_once(
-                season,
-                date,
-                [(players, 0) for players in tables],
-                form_token=draw_token(club, date),
-                user=user,
-            )
-            if not created:  # pragma: no cover - the club lock makes the first confirm's visible
-                return night, False
-        night_links(night, user)
-    return night, True
-
-
 # Late arrivals -------------------------------------------------------------------------------
 
 
-def _seated(night: Night) -> dict[int, int]:
+def seated_at(night: Night) -> dict[int, int]:
     """Player id -> the number of the table they sit at tonight."""
     return dict(Seat.objects.filter(table__night=night).values_list("player_id", "table__number"))
 
 
-def _open(night: Night) -> Night:
-    try:
-        locked = lock_night(night.pk)
-    except NightGone:
-        raise Night.DoesNotExist(str(night)) from None
-    if locked.is_closed:
-        raise SetupError(f"{locked} is closed: a secretary must reopen it before seating anyone.")
-    if Tournament.objects.filter(night=locked).exists():
-        raise SetupError("A tournament's tables are drawn round by round from its entries.")
-    return locked
-
-
-def _refuse_seated(night: Night, players: Sequence[Player]) -> None:
-    seated = _seated(night)
-    for player in players:
-        if player.club_id != night.season.club_id:
-            raise SetupError(f"{player} is not a player of this club.")
-        if player.pk in seated:
-            raise SetupError(f"{player} already sits at table {seated[player.pk]}.")
-
-
 def unseated_arrivals(night: Night) -> list[Player]:
     """The players who arrived on the night's date and have no seat at it yet."""
-    seated = _seated(night)
+    seated = seated_at(night)
     return [p for p in arrivals.arrived(night.season.club, night.date) if p.pk not in seated]
 
 
@@ -317,73 +236,6 @@ def tables_with_room(night: Night) -> list[tuple[Table, int]]:
 def tables_of_five(night: Night) -> list[tuple[Table, int]]:
     """The night's tables of 5 with how many hands each has played, fewest first."""
     return _sized(night, [5])
-
-
-def seat_late_arrival(
-    night: Night, player: Player, table: Table | None = None, user: User | None = None
-) -> Table:
-    """Seat a late arrival at a table with room (a table of 3 becomes 4, a 4 becomes 5): the
-    chosen table, or a table of 3 if there is one, else the table of 4 that has played fewest
-    hands (the lowest number among equals). They take the last
-    seat, to the right of the first dealer. A table with no hands changes through
-    `edit_tables`; at one with hands the new seat counts from the next hand."""
-    with transaction.atomic():
-        locked = _open(night)
-        _refuse_seated(locked, [player])
-        room = tables_with_room(locked)
-        if table is None:
-            if not room:
-                raise SetupError(
-                    "Every table is full (a table of 5): start a new table with players "
-                    "moved from the tables of 5 instead."
-                )
-            chosen, hands = room[0]
-        else:
-            found = [(t, h) for t, h in room if t.pk == table.pk]
-            if not found:
-                raise SetupError(f"{table} has no room: it is not a table of 3 or 4 of {locked}.")
-            chosen, hands = found[0]
-        seats = [s.player for s in chosen.seats.select_related("player")]
-        if not hands:
-            edit_tables(locked, [(chosen, [*seats, player], chosen.first_dealer)], user=user)
-        else:
-            Seat.objects.create(table=chosen, position=len(seats), player=player)
-            if user is not None:
-                key = f"table {chosen.number}"
-                audit_tables(
-                    locked,
-                    user,
-                    {key: ", ".join(p.name for p in seats)},
-                    {key: ", ".join(p.name for p in [*seats, player])},
-                )
-    return chosen
-
-
-def seat_late_newcomer(
-    night: Night, name: str, table: Table | None = None, user: User | None = None
-) -> tuple[Player, Table]:
-    """A late arrival typed by name (club.services.arrivals.arrive_by_name: the club's player of
-    that name, or a new one), ticked in and seated as `seat_late_arrival` seats them, all or
-    nothing: a seat refused (a closed night, no table of 4) adds and ticks in no one."""
-    with transaction.atomic():
-        player = arrivals.arrive_by_name(night.season.club, name, night.date)
-        return player, seat_late_arrival(night, player, table, user)
-
-
-def seat_late_table(night: Night, players: Sequence[Player], user: User | None = None) -> Table:
-    """A new table of 3, 4 or 5 late arrivals (seats shuffled, the first deals first), with its
-    link."""
-    players = list(players)
-    if len(players) not in (3, 4, 5) or len({p.pk for p in players}) != len(players):
-        raise SetupError("A new table needs three, four or five different players.")
-    random.SystemRandom().shuffle(players)
-    with transaction.atomic():
-        locked = _open(night)
-        _refuse_seated(locked, players)
-        edit_tables(locked, [(None, players, 0)], user=user)
-        table = Table.objects.filter(night=locked).order_by("-number")[0]  # the one just made
-        night_links(locked, user)
-    return table
 
 
 def movers_from(table: Table, hands: int, count: int) -> list[Player]:
@@ -435,58 +287,3 @@ def plan_from_fives(night: Night, arrivals: Sequence[Player]) -> LatePlan:
     for table in dict.fromkeys(donors):
         moves.append((table, movers_from(table, hands[table.pk], donors.count(table))))
     return LatePlan(list(arrivals), moves)
-
-
-def seat_late_from_fives(
-    night: Night,
-    arrivals: Sequence[Player],
-    user: User | None = None,
-    expected_movers: Sequence[int] | None = None,
-) -> tuple[Table, LatePlan]:
-    """Seat one or two late arrivals when every table is a five: a new table of three with a
-    player from each of two tables of 5 (or one, for two arrivals; two from the night's only
-    table), which become tables of 4 (or 3) from their next hand. The movers' hands so far stay
-    at their old table. One transaction, audited, with the new table's link. `expected_movers`:
-    the player ids the secretary was shown; if a hand saved since changes who would move, the
-    seating is refused, to be confirmed again."""
-    arrivals = list(arrivals)
-    if not arrivals or len({p.pk for p in arrivals}) != len(arrivals):
-        raise SetupError("Choose who has arrived.")
-    with transaction.atomic():
-        locked = _open(night)
-        _refuse_seated(locked, arrivals)
-        plan = plan_from_fives(locked, arrivals)
-        movers = sorted(p.pk for _, moving in plan.moves for p in moving)
-        if expected_movers is not None and movers != sorted(expected_movers):
-            raise SetupError("Who would move changed since (a hand was saved): check and confirm.")
-        before: dict[str, str] = {}
-        after: dict[str, str] = {}
-        unplayed: list[tuple[Table | None, Sequence[Player], int]] = []
-        for table, moving in plan.moves:
-            locked_table = Table.objects.select_for_update().get(pk=table.pk)
-            seats = [s.player for s in locked_table.seats.select_related("player")]
-            staying = [p for p in seats if p not in moving]
-            if not locked_table.hands.exists():
-                first = seats[locked_table.first_dealer % len(seats)]
-                # The first dealer stays, or the deal starts with the next player who stays.
-                order = seats[seats.index(first) :] + seats[: seats.index(first)]
-                dealer = next(p for p in order if p in staying)
-                unplayed.append((locked_table, staying, staying.index(dealer)))
-                continue
-            # A table with hands keeps them (the movers' included); its seats close up from
-            # its next hand.
-            key = f"table {locked_table.number}"
-            before[key] = ", ".join(p.name for p in seats)
-            after[key] = ", ".join(p.name for p in staying)
-            locked_table.seats.filter(player__in=moving).delete()
-            for position, seat in enumerate(locked_table.seats.order_by("position")):
-                if seat.position != position:
-                    Seat.objects.filter(pk=seat.pk).update(position=position)
-        players = plan.players
-        random.SystemRandom().shuffle(players)
-        edit_tables(locked, [*unplayed, (None, players, 0)], user=user)
-        if user is not None and before:
-            audit_tables(locked, user, before, after)
-        table = Table.objects.filter(night=locked).order_by("-number")[0]
-        night_links(locked, user)
-    return table, plan

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 import scoring
 from club.models import Club, Night, Player, RuleSet, Season
-from club.services import arrivals, setup, table_cards
+from club.services import arrivals, nights, setup
 
 
 def season_dates(club: Club) -> tuple[dt.date, dt.date]:
@@ -44,7 +44,7 @@ def start_first_night(
         rule_set = rule_set_for(club, rule_set_choice)
         start, end = season_dates(club)
         Season.objects.create(club=club, name=season_name, start=start, end=end, rule_set=rule_set)
-        night = table_cards.start_tonight(club, user)
+        night = nights.start_tonight(club, user)
         if all_here:
             for player in players:
                 arrivals.tick_in(club, player, night.date)

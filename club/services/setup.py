@@ -247,7 +247,7 @@ def create_night_once(
         return existing, False
 
 
-def _seat_list(players: Sequence[Player], first_dealer: int) -> str:
+def seat_list(players: Sequence[Player], first_dealer: int) -> str:
     """A table's seats as the audit trail keeps them: names in seat order and who deals first."""
     names = ", ".join(p.name for p in players)
     if not players:
@@ -351,10 +351,10 @@ def edit_tables(
                 where[player.pk] = number
 
         before_seats = {
-            f"table {t.number}": _seat_list(seats[pk], t.first_dealer) for pk, t in current.items()
+            f"table {t.number}": seat_list(seats[pk], t.first_dealer) for pk, t in current.items()
         }
         after_seats = {
-            f"table {number}": _seat_list(players, first_dealer)
+            f"table {number}": seat_list(players, first_dealer)
             for number, (players, first_dealer) in sorted(after.items())
         }
         if before_seats == after_seats:
@@ -427,7 +427,7 @@ def delete_night(night: Night, user: User | None = None) -> NightContents:
             )
         contents = night_contents(locked)
         tables = {
-            f"table {t.number}": _seat_list([s.player for s in t.seats.all()], t.first_dealer)
+            f"table {t.number}": seat_list([s.player for s in t.seats.all()], t.first_dealer)
             for t in locked.tables.order_by("round_number", "number").prefetch_related(
                 Prefetch("seats", queryset=Seat.objects.select_related("player"))
             )

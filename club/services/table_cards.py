@@ -5,7 +5,6 @@ clockwise), which gives the phone the table's link for the night. Every change i
 from __future__ import annotations
 
 import datetime as dt
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,8 +16,8 @@ from django.utils import timezone
 
 from club.models import AuditEvent, Club, Night, Player, Season, Seat, Table, TableCard, TableLink
 from club.models.table_links import hash_token
-from club.services.locks import NightGone, lock_club, lock_night
-from club.services.setup import _seat_list, add_table, create_night_once
+from club.services.locks import NightGone, lock_night
+from club.services.setup import add_table, seat_list
 
 MAX_CARDS = 60  # more than any club's room holds: a bigger number is a typing mistake
 
@@ -119,32 +118,6 @@ def season_today(club: Club) -> Season | None:
     return club.seasons.filter(start__lte=date, end__gte=date).order_by("-start").first()
 
 
-def start_tonight(club: Club, user: User | None = None) -> Night:
-    """Tonight's night with no tables yet, in the season whose dates contain today (so under its
-    rule set), or the night already open today. Pressed twice, or by two phones at once, it
-    makes one night: the night's form token is the club's and the date's."""
-    with transaction.atomic():
-        # The club's lock, as the draw's confirm takes it: the two never make two open nights
-        # of one evening, the draw fills the night this opened (or this finds the draw's).
-        lock_club(club.pk)
-        night = tonight(club)
-        if night is not None and not night.is_closed:
-            return night
-        season = season_today(club)
-        if season is None:
-            raise ValidationError(
-                f"No season of {club.name} covers {today(club):%d %b %Y}: the secretary must add "
-                "one in set-up first."
-            )
-        date = today(club)
-        token = uuid.uuid5(uuid.NAMESPACE_URL, f"solo-whist:tonight:{club.pk}:{date.isoformat()}")
-        if night is not None and night.form_token == token:
-            # Tonight's night was opened, then closed: a secretary opens another (or reopens it).
-            return night
-        made, _created = create_night_once(season, date, [], form_token=token, user=user)
-        return made
-
-
 # --- seating a table from its card ----------------------------------------------------------------
 
 
@@ -228,7 +201,7 @@ def _seat(card: TableCard, night: Night, players: Sequence[Player], device: str)
             **by_card,
             action=AuditEvent.Action.CREATE,
             subject=f"Table {number}, seated from {label}"[:120],
-            after={f"table {number}": _seat_list(list(players), 0)},
+            after={f"table {number}": seat_list(list(players), 0)},
         )
         AuditEvent.objects.create(
             **by_card, action=AuditEvent.Action.ISSUE, subject=f"Table {number}'s link"

@@ -35,8 +35,9 @@ from club.models import (
     Table,
     Tournament,
 )
-from club.services.hands import HandConflict, close_night
+from club.services.hands import HandConflict
 from club.services.locks import NightGone, lock_night
+from club.services.nights import close_night
 from club.services.setup import add_players
 from scoring import seating
 from scoring.tournament import Method

@@ -18,6 +18,7 @@ from club.access import login_if_hidden
 from club.models import Club, Night, Player, Table, Tournament
 from club.services import arrivals as arrival_service
 from club.services import draw as draw_service
+from club.services import nights as night_service
 from club.services.setup import SetupError
 from club.views.arrivals import what_the_draw_makes
 from club.views.posted import posted_id, posted_ids
@@ -65,7 +66,7 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
                     proposal = draw_service.swap(proposal, *picked)
                 context = _proposal_context(club, proposal)
                 return render(request, "club/draw/proposal.html", context)
-            night, created = draw_service.confirm_draw(
+            night, created = night_service.confirm_draw(
                 club, date, proposal, access.acting_user(request)
             )
             if created:
@@ -117,7 +118,7 @@ def night_late(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
             if action == "three":
                 ids = posted_ids(request.POST.getlist("players"))
                 players = [access.club_player(club, pk) for pk in ids[:6]]
-                table = draw_service.seat_late_table(night, players, access.acting_user(request))
+                table = night_service.seat_late_table(night, players, access.acting_user(request))
                 messages.success(
                     request, f"Table {table.number}: {', '.join(p.name for p in players)}."
                 )
@@ -168,7 +169,7 @@ def _seat_from_fives(request: HttpRequest, club: Club, night: Night) -> HttpResp
     if sorted(p.pk for p in waiting) != sorted(shown):
         raise SetupError("Who waits for a seat changed since: check and confirm again.")
     movers = posted_ids(request.POST.getlist("movers"))
-    table, plan = draw_service.seat_late_from_fives(
+    table, plan = night_service.seat_late_from_fives(
         night, waiting, access.acting_user(request), movers
     )
     moved = "; ".join(
@@ -190,13 +191,15 @@ def _seat_late(request: HttpRequest, club: Club, night: Night) -> tuple[Player, 
         if not access.may_add_players(request.user, club):
             raise SetupError("Only a secretary may add new players in this club.")
         table = _late_table(request, night)
-        return draw_service.seat_late_newcomer(night, name, table, access.acting_user(request))
+        return night_service.seat_late_newcomer(night, name, table, access.acting_user(request))
     pk = posted_id(request.POST.get("player"))
     if pk is None:
         raise SetupError("Choose who has arrived, or type a new name.")
     player = access.club_player(club, pk)
     table = _late_table(request, night)
-    return player, draw_service.seat_late_arrival(night, player, table, access.acting_user(request))
+    return player, night_service.seat_late_arrival(
+        night, player, table, access.acting_user(request)
+    )
 
 
 def _late_table(request: HttpRequest, night: Night) -> Table | None:

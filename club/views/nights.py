@@ -35,7 +35,8 @@ from club.queries.night_clashes import Clash, seated_elsewhere
 from club.queries.sheet_version import night_etag
 from club.queries.table_links import unconfirmed_hands
 from club.services import setup as services
-from club.services.hands import HandConflict, close_night, reopen_night
+from club.services.hands import HandConflict
+from club.services.nights import close_night, reopen_night
 from club.views import ledger as ledger_views
 from club.words import count
 

@@ -24,6 +24,7 @@ from club.models import Club, Night, Player, Seat, TableCard
 from club.names import normalise_name
 from club.pdf.render import file_name, sheet_response
 from club.request_log import note_club
+from club.services import nights as night_service
 from club.services import setup as setup_services
 from club.services import table_cards as card_service
 from club.services.setup import SetupError
@@ -227,7 +228,7 @@ def card_open_night(request: HttpRequest, token: str) -> HttpResponse:
         messages.error(request, "Only the secretary can start tonight's night at this club.")
     else:
         try:
-            card_service.start_tonight(card.club)
+            night_service.start_tonight(card.club)
         except ValidationError as refused:
             messages.error(request, " ".join(refused.messages))
     return redirect("card_page", token=token)
@@ -339,7 +340,7 @@ def start_tonight(request: HttpRequest, slug: str) -> HttpResponse:
     """One tap: tonight's night, open, with no tables yet (the cards seat them)."""
     club = access.get_club(request, slug, access.MANAGE)
     try:
-        night = card_service.start_tonight(club, access.acting_user(request))
+        night = night_service.start_tonight(club, access.acting_user(request))
     except ValidationError as refused:
         messages.error(request, " ".join(refused.messages))
         return redirect("night_list", slug=club.slug)

@@ -14,7 +14,8 @@ from playwright.sync_api import Page
 
 from club.models import Membership, Role
 from club.services import tournaments as tournament_services
-from club.services.hands import HandEntry, close_night, record_hand
+from club.services.hands import HandEntry, record_hand
+from club.services.nights import close_night
 from club.services.setup import create_night
 from club.services.table_links import night_links
 

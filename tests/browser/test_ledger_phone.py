@@ -7,7 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from club.models import Debt, Settlement
-from club.services.hands import HandEntry, close_night, next_hand, record_hand
+from club.services.hands import HandEntry, next_hand, record_hand
+from club.services.nights import close_night
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -229,7 +229,7 @@ def test_correcting_a_hand_needs_no_sideways_scrolling(
 def test_a_closed_nights_sheet_passes_axe(page: Page, live_server, sheet_night, club, viewer):
     """A visitor's (viewer's) read-only sheet of a closed night: no Edit links to focus, so the
     sheet must not be a scrolling region that the keyboard cannot reach."""
-    from club.services.hands import close_night
+    from club.services.nights import close_night
 
     close_night(sheet_night, club.memberships.get(role=Role.SECRETARY).user)
     login(page, live_server, "viewer")

@@ -10,6 +10,7 @@ from entry_kit import fill_hand
 from playwright.sync_api import expect
 
 from club.models import Hand, Player, Table
+from club.services import nights
 from club.services import table_cards as card_service
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -40,7 +41,7 @@ def test_four_tables_seat_themselves_from_their_cards_and_enter_hand_1(
 ):
     for name in NAMES:
         Player.objects.create(club=club, name=name)
-    card_service.start_tonight(club, secretary)
+    nights.start_tonight(club, secretary)
     cards = card_service.issue_cards(club, secretary, 4)
     phones = [browser.new_context(**PHONE) for _ in cards]
     try:

@@ -18,7 +18,8 @@ from club.interchange.importer import import_document
 from club.models import Club, Hand, Night, NightTotal, Player, ScoreLine, Season
 from club.queries.standings import ladder
 from club.services import tournaments as tournament_services
-from club.services.hands import HandEntry, close_night, record_hand
+from club.services.hands import HandEntry, record_hand
+from club.services.nights import close_night
 from club.services.setup import create_night, create_rule_set, delete_club, rule_set_from_preset
 
 VALIDATORS = {

@@ -10,7 +10,8 @@ import pytest
 from django.urls import reverse
 
 from club.models import AuditEvent, Hand, Night, Player, Season
-from club.services.hands import HandEntry, close_night, record_hand
+from club.services.hands import HandEntry, record_hand
+from club.services.nights import close_night
 from club.services.setup import rule_set_from_preset
 
 

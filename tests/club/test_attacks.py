@@ -23,7 +23,7 @@ from club.models import AuditEvent, Debt, Invitation, Membership, Role, Settleme
 from club.services import ledger, results_mail
 from club.services import publish as publish_service
 from club.services import table_links as link_service
-from club.services.hands import close_night
+from club.services.nights import close_night
 from tests.club.ledger_kit import play
 
 LIMIT = 5

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from club.models import AuditEvent, Delivery, Night, Player, Publication
 from club.services import publish as publish_service
-from club.services.hands import close_night
+from club.services.nights import close_night
 from club.services.setup import create_night
 from tests.club.ledger_kit import give_emails, play
 from tests.club.nodes_kit import at_once

@@ -26,7 +26,7 @@ from django.urls import reverse
 from club.models import Debt, Player, PlayerClaim, Settlement
 from club.services import publish as publish_service
 from club.services import results_mail
-from club.services.hands import close_night, reopen_night
+from club.services.nights import close_night, reopen_night
 from tests.club.ledger_kit import play
 
 pytestmark = pytest.mark.django_db

@@ -11,15 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from club.models import Hand, RuleSet
-from club.services.hands import (
-    HandConflict,
-    HandEntry,
-    close_night,
-    delete_hand,
-    record_hand,
-    reopen_night,
-    update_hand,
-)
+from club.services.hands import HandConflict, HandEntry, delete_hand, record_hand, update_hand
+from club.services.nights import close_night, reopen_night
 from tests.club.racing import needs_real_concurrency, race
 
 pytestmark = pytest.mark.django_db(transaction=True)

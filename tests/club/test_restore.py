@@ -14,7 +14,8 @@ from django.core.management import call_command
 from django.db.models import Count, Q, Sum
 
 from club.models import AuditEvent, Debt, Hand, NightTotal, Player, ScoreLine
-from club.services.hands import HandEntry, close_night, delete_hand, record_hand, update_hand
+from club.services.hands import HandEntry, delete_hand, record_hand, update_hand
+from club.services.nights import close_night
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -105,7 +106,7 @@ def test_dumpdata_then_loaddata_into_an_empty_database_restores_everything(
     night.refresh_from_db()
     # The users come back by their natural key (username), perhaps under another id.
     secretary = type(secretary).objects.get(username=secretary.username)
-    from club.services.hands import reopen_night
+    from club.services.nights import reopen_night
 
     # Users are restored by their natural key (username), so their ids may be new ones.
     secretary = type(secretary).objects.get(username=secretary.username)

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from club.models import AuditEvent, Club, Night, Player, Tournament
 from club.services import tournaments as services
-from club.services.hands import reopen_night
+from club.services.nights import reopen_night
 from club.services.setup import SetupError, add_players
 from tests.club.tournament_kit import field, make_tournament, play_round
 

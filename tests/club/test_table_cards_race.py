@@ -8,6 +8,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from club.models import Player, Seat, Table
+from club.services import nights
 from club.services import table_cards as cards
 from tests.club.racing import needs_real_concurrency, race
 
@@ -16,7 +17,7 @@ TABLES = 15
 
 @pytest.fixture
 def tonight(club, season_now):
-    return cards.start_tonight(club)
+    return nights.start_tonight(club)
 
 
 @pytest.fixture

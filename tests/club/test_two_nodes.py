@@ -22,7 +22,7 @@ from django.urls import reverse
 
 from club.models import NightSheetCache
 from club.services import table_links as link_service
-from club.services.hands import close_night
+from club.services.nights import close_night
 from tests.club.cache_kit import redis_url, unique_prefix
 from tests.club.ledger_kit import play
 from tests.club.nodes_kit import Nodes, call

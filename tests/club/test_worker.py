@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from club.models import Delivery
 from club.services import results_mail
-from club.services.hands import close_night
+from club.services.nights import close_night
 from club.services.publish import publish
 from club.worker import Worker
 from tests.club.ledger_kit import give_emails, play

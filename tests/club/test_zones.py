@@ -260,7 +260,7 @@ def test_an_older_form_without_the_zone_keeps_it(client, los_angeles):
 def test_the_results_email_the_queue_sends_later_reads_the_club_s_time(auckland):
     """Published at the end of the window by `publish_due` (a worker, outside any page): the
     email still gives the club's local time, not the worker's UTC."""
-    from club.services.hands import close_night
+    from club.services.nights import close_night
     from club.services.publish import publish_due
 
     club, secretary, players = auckland

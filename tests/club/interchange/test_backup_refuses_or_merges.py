@@ -16,7 +16,8 @@ from club.interchange.export import export_document, export_text
 from club.interchange.importer import import_document
 from club.models import AuditEvent, Club, Debt, Hand, Membership, Night, Settlement, TableCard
 from club.services import ledger, table_cards
-from club.services.hands import HandEntry, close_night, record_hand
+from club.services.hands import HandEntry, record_hand
+from club.services.nights import close_night
 from club.services.setup import delete_club
 
 pytestmark = pytest.mark.django_db

@@ -22,7 +22,8 @@ from club.interchange.importer import import_document
 from club.models import Club, Membership, Player, Season, Settlement
 from club.services import arrivals, demo, invitations, ledger, publish, table_cards
 from club.services import tournaments as tournament_services
-from club.services.hands import close_night, next_hand, record_hand, reopen_night
+from club.services.hands import next_hand, record_hand
+from club.services.nights import close_night, reopen_night
 from club.services.setup import create_night, delete_club, rule_set_from_preset
 from tests.club.interchange_kit import check_schema, without_moment
 

@@ -26,7 +26,8 @@ from club.models import Club, Hand, Player, ScoreLine
 from club.pdf import sheets
 from club.pdf.render import SheetError, file_name, html_to_pdf
 from club.queries.night import night_summary
-from club.services.hands import HandEntry, close_night, next_hand, record_hand
+from club.services.hands import HandEntry, next_hand, record_hand
+from club.services.nights import close_night
 from club.services.publish import publish
 from club.services.setup import create_night
 

@@ -11,7 +11,7 @@ from django.core import mail
 
 from club.models import Player
 from club.services import publish as publish_service
-from club.services.hands import close_night
+from club.services.nights import close_night
 from club.services.publish import publish
 from tests.club.ledger_kit import give_emails, nets, play
 

@@ -255,7 +255,7 @@ def test_a_forgotten_player_is_gone_by_name_and_every_amount_still_adds_up(kept_
 def test_a_closed_club_publishes_and_emails_nothing_until_it_is_reopened(
     night, table4, table5, players, secretary, club
 ):
-    from club.services.hands import close_night
+    from club.services.nights import close_night
     from club.services.publish import publish_due
     from tests.club.ledger_kit import give_emails, play
 

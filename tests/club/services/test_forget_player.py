@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from club.models import AuditEvent, NightTotal, Player, ScoreLine
 from club.queries import standings as sq
 from club.services import clubs_lifecycle, ledger
-from club.services.hands import close_night
+from club.services.nights import close_night
 from tests.club.ledger_kit import core_payments, give_emails, play
 
 

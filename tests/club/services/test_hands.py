@@ -9,13 +9,12 @@ from club.models import AuditEvent, Hand, ScoreLine
 from club.services.hands import (
     HandConflict,
     HandEntry,
-    close_night,
     delete_hand,
     next_hand,
     record_hand,
-    reopen_night,
     update_hand,
 )
+from club.services.nights import close_night, reopen_night
 
 
 def amounts(hand: Hand) -> dict[str, int]:

@@ -16,7 +16,8 @@ from django.utils import timezone
 from club.models import AuditEvent, Debt, Delivery, GradeBacklog, Night, Publication
 from club.services import publish as publish_service
 from club.services import results_mail
-from club.services.hands import HandConflict, close_night, update_hand
+from club.services.hands import HandConflict, update_hand
+from club.services.nights import close_night
 from club.services.publish import publish, publish_due, send_results
 from tests.club.ledger_kit import FlakyBackend, core_payments, give_emails, nets, play
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from club.models import NightSheetCache, Player
-from club.services.hands import close_night, reopen_night
+from club.services.nights import close_night, reopen_night
 from club.services.publish import publish
 from club.services.setup import create_night
 from tests.club.scorebook import play

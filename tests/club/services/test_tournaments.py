@@ -270,7 +270,7 @@ def test_closing_needs_a_running_tournament_with_an_open_night(season, club, sec
     with pytest.raises(services.TournamentError, match="start it first"):
         services.close_round(t, secretary)
     services.start(t)
-    from club.services.hands import close_night
+    from club.services.nights import close_night
 
     close_night(t.night, secretary)
     with pytest.raises(services.TournamentError, match="night is closed"):

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from club.models import Hand, Night
-from club.services.hands import close_night
+from club.services.nights import close_night
 from tests.club.ledger_kit import play
 
 

@@ -15,9 +15,10 @@ from django.db import transaction
 from django.urls import reverse
 
 from club.models import AuditEvent, Hand, Night, Player, Seat, Table, TableLink
-from club.services import arrivals, draw, table_cards
-from club.services.hands import HandEntry, close_night, record_hand, reopen_night
+from club.services import arrivals, draw, nights, table_cards
+from club.services.hands import HandEntry, record_hand
 from club.services.locks import lock_night
+from club.services.nights import close_night, reopen_night
 from club.services.setup import SetupError, create_night
 from tests.club.racing import needs_real_concurrency, race
 
@@ -111,7 +112,7 @@ def test_confirm_creates_the_night_tables_seats_and_links_and_a_second_confirm_n
 ):
     _field(club, 13)
     proposal = draw.propose_draw(club, TONIGHT, seed=5)
-    night, created = draw.confirm_draw(club, TONIGHT, proposal, secretary)
+    night, created = nights.confirm_draw(club, TONIGHT, proposal, secretary)
     assert created and night.date == TONIGHT and night.season == season
     assert sorted(_sizes(night)) == [4, 4, 5]
     for table, seated in zip(night.tables.order_by("number"), proposal.tables, strict=True):
@@ -120,7 +121,7 @@ def test_confirm_creates_the_night_tables_seats_and_links_and_a_second_confirm_n
     assert TableLink.objects.filter(table__night=night, revoked_at=None).count() == 3
     assert AuditEvent.objects.filter(night=night, action="create").count() == 1
     counts = (Night.objects.count(), Table.objects.count(), Seat.objects.count())
-    again, created_again = draw.confirm_draw(
+    again, created_again = nights.confirm_draw(
         club, TONIGHT, draw.swap(proposal, *proposal.tables[0][:2])
     )
     assert again == night and not created_again
@@ -132,12 +133,12 @@ def test_confirm_creates_the_night_tables_seats_and_links_and_a_second_confirm_n
 def test_confirm_fills_an_open_night_of_the_date_that_has_no_tables(club, season, secretary):
     empty = Night.objects.create(season=season, date=TONIGHT)
     _field(club, 8)
-    night, created = draw.confirm_draw(
+    night, created = nights.confirm_draw(
         club, TONIGHT, draw.propose_draw(club, TONIGHT, seed=2), secretary
     )
     assert created and night == empty and _sizes(night) == [4, 4]
     assert TableLink.objects.filter(table__night=night).count() == 2
-    again, created_again = draw.confirm_draw(club, TONIGHT, _any_proposal(club), secretary)
+    again, created_again = nights.confirm_draw(club, TONIGHT, _any_proposal(club), secretary)
     assert again == empty and not created_again and Night.objects.count() == 1
 
 
@@ -146,7 +147,7 @@ def test_confirm_refuses_a_date_no_season_covers(club, season):
     proposal = draw.Proposal(dt.date(2030, 1, 1), ((p.pk for p in club.players.all()),), 0)
     proposal = draw.Proposal(proposal.date, (tuple(proposal.tables[0]),), 0)
     with pytest.raises(SetupError, match="No season covers 01 Jan 2030"):
-        draw.confirm_draw(club, proposal.date, proposal)
+        nights.confirm_draw(club, proposal.date, proposal)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -156,12 +157,12 @@ def test_two_secretaries_confirming_at_once_make_one_night(club, season, secreta
     first = draw.propose_draw(club, TONIGHT, seed=1)
     second = draw.propose_draw(club, TONIGHT, seed=2)
     outcomes = race(
-        lambda: draw.confirm_draw(club, TONIGHT, first, secretary),
-        lambda: draw.confirm_draw(club, TONIGHT, second, secretary),
+        lambda: nights.confirm_draw(club, TONIGHT, first, secretary),
+        lambda: nights.confirm_draw(club, TONIGHT, second, secretary),
     )
     assert [o.error for o in outcomes] == [None, None]
-    nights = {o.value[0].pk for o in outcomes}
-    assert len(nights) == 1 and sorted(o.value[1] for o in outcomes) == [False, True]
+    made = {o.value[0].pk for o in outcomes}
+    assert len(made) == 1 and sorted(o.value[1] for o in outcomes) == [False, True]
     assert Night.objects.count() == 1
     assert Table.objects.count() == 4 and Seat.objects.count() == 16
     assert TableLink.objects.count() == 4
@@ -195,7 +196,7 @@ def test_the_draw_pages_draw_swap_and_confirm(client, club, season, secretary):
 
 def _drawn_night(club, season, n: int) -> Night:
     _field(club, n)
-    night, _ = draw.confirm_draw(club, TONIGHT, draw.propose_draw(club, TONIGHT, seed=4))
+    night, _ = nights.confirm_draw(club, TONIGHT, draw.propose_draw(club, TONIGHT, seed=4))
     return night
 
 
@@ -210,31 +211,31 @@ def test_a_late_arrival_turns_the_table_with_fewest_hands_into_a_five(club, seas
     )
     late = arrivals.arrive_by_name(club, "Late Larry")
     assert draw.unseated_arrivals(night) == [late]
-    table = draw.seat_late_arrival(night, late, user=secretary)
+    table = nights.seat_late_arrival(night, late, user=secretary)
     assert table == two and _sizes(night) == [4, 5]
     assert list(two.seats.values_list("player_id", flat=True))[-1] == late.pk
     with pytest.raises(SetupError, match="Late Larry already sits at table 2"):
-        draw.seat_late_arrival(night, late)
+        nights.seat_late_arrival(night, late)
     # a chosen table, even one with hands
     later = arrivals.arrive_by_name(club, "Later Lou")
-    assert draw.seat_late_arrival(night, later, one, user=secretary) == one
+    assert nights.seat_late_arrival(night, later, one, user=secretary) == one
     assert _sizes(night) == [5, 5]
     assert Hand.objects.filter(table=one).count() == 1
     latest = arrivals.arrive_by_name(club, "Latest Liz")
     with pytest.raises(SetupError, match="Every table is full"):
-        draw.seat_late_arrival(night, latest)
+        nights.seat_late_arrival(night, latest)
     with pytest.raises(SetupError, match="has no room"):
-        draw.seat_late_arrival(night, latest, one)
+        nights.seat_late_arrival(night, latest, one)
 
 
 def test_three_late_arrivals_make_a_new_table_with_its_link(club, season, secretary):
     night = _drawn_night(club, season, 8)
     late = [arrivals.arrive_by_name(club, n) for n in ("Xan", "Yul", "Zia")]
-    table = draw.seat_late_table(night, late, secretary)
+    table = nights.seat_late_table(night, late, secretary)
     assert table.number == 3 and table.seats.count() == 3
     assert TableLink.objects.filter(table=table, revoked_at=None).exists()
     with pytest.raises(SetupError, match="already sits at table 3"):
-        draw.seat_late_table(
+        nights.seat_late_table(
             night,
             [
                 late[0],
@@ -242,7 +243,7 @@ def test_three_late_arrivals_make_a_new_table_with_its_link(club, season, secret
             ],
         )
     with pytest.raises(SetupError, match="three, four or five different players"):
-        draw.seat_late_table(night, late[:2])
+        nights.seat_late_table(night, late[:2])
 
 
 def test_late_arrivals_are_refused_on_a_closed_night(club, season, secretary):
@@ -250,9 +251,9 @@ def test_late_arrivals_are_refused_on_a_closed_night(club, season, secretary):
     Night.objects.filter(pk=night.pk).update(status="closed")
     late = arrivals.arrive_by_name(club, "Tardy")
     with pytest.raises(SetupError, match="is closed"):
-        draw.seat_late_arrival(night, late)
+        nights.seat_late_arrival(night, late)
     with pytest.raises(SetupError, match="is closed"):
-        draw.seat_late_table(night, [late, *_field(club, 2)])
+        nights.seat_late_table(night, [late, *_field(club, 2)])
 
 
 def test_the_late_arrivals_page_seats_a_new_name_and_a_table_of_three(
@@ -343,7 +344,7 @@ def test_a_table_made_five_by_a_late_arrival_scores_its_next_hand(club, season, 
         table, HandEntry(dealer=seats[0], contract="solo", declarer=seats[1], tricks=5), secretary
     )
     late = arrivals.arrive_by_name(club, "Late Larry")
-    draw.seat_late_arrival(night, late, user=secretary)
+    nights.seat_late_arrival(night, late, user=secretary)
     table.refresh_from_db()
     hand = record_hand(
         table, HandEntry(dealer=seats[1], contract="solo", declarer=late, tricks=5), secretary
@@ -364,7 +365,7 @@ def test_a_draw_of_another_day_is_refused(club, season):
     _field(club, 4)
     proposal = draw.propose_draw(club, TONIGHT, seed=1)
     with pytest.raises(SetupError, match="This draw is for 25 Nov 2026, not 26 Nov 2026"):
-        draw.confirm_draw(club, TONIGHT + dt.timedelta(days=1), proposal)
+        nights.confirm_draw(club, TONIGHT + dt.timedelta(days=1), proposal)
     assert not Night.objects.exists()
 
 
@@ -406,7 +407,7 @@ def _card_table(club, night: Night, players: list[Player]) -> Table:
 
 
 def test_the_draw_seats_only_who_has_no_seat_at_tonights_night(client, club, season, secretary):
-    night = table_cards.start_tonight(club)
+    night = nights.start_tonight(club)
     early = _field(club, 4)
     _card_table(club, night, early)
     later = _field(club, 8)
@@ -432,7 +433,7 @@ def test_the_draw_seats_only_who_has_no_seat_at_tonights_night(client, club, sea
 
 
 def test_fewer_than_three_without_a_seat_are_late_arrivals_not_a_draw(client, club, season):
-    night = table_cards.start_tonight(club)
+    night = nights.start_tonight(club)
     _card_table(club, night, _field(club, 4))
     waiting = _field(club, 2)
     with pytest.raises(SetupError, match=f"only {waiting[0].name} and {waiting[1].name} wait"):
@@ -442,18 +443,18 @@ def test_fewer_than_three_without_a_seat_are_late_arrivals_not_a_draw(client, cl
 
 
 def test_a_player_a_card_seated_since_the_draw_stops_its_confirm(club, season, secretary):
-    night = table_cards.start_tonight(club)
+    night = nights.start_tonight(club)
     players = _field(club, 8)
     proposal = draw.propose_draw(club, TONIGHT, seed=6)
     table = _card_table(club, night, players[:3])
     seat_count = Seat.objects.count()
     with pytest.raises(SetupError, match=f"sits at table {table.number} now: draw the tables"):
-        draw.confirm_draw(club, TONIGHT, proposal, secretary)
+        nights.confirm_draw(club, TONIGHT, proposal, secretary)
     assert Seat.objects.count() == seat_count and Night.objects.count() == 1
     # Drawn again, the others are seated around the card's table.
     fresh = draw.propose_draw(club, TONIGHT, seed=6)
     assert sorted(fresh.player_ids) == sorted(p.pk for p in players[3:])
-    draw.confirm_draw(club, TONIGHT, fresh, secretary)
+    nights.confirm_draw(club, TONIGHT, fresh, secretary)
     assert _sizes(night) == [3, 5]
 
 
@@ -463,7 +464,7 @@ def test_a_draw_confirmed_while_a_cards_table_saves_a_hand_never_deadlocks(club,
     club); the draw's confirm holds the club, then waits for the night. The club's lock must
     leave the audit row's key share free, or the two wait for each other."""
     needs_real_concurrency()
-    night = table_cards.start_tonight(club)
+    night = nights.start_tonight(club)
     _card_table(club, night, _field(club, 4))
     _field(club, 8)
     proposal = draw.propose_draw(club, TONIGHT, seed=7)
@@ -482,7 +483,7 @@ def test_a_draw_confirmed_while_a_cards_table_saves_a_hand_never_deadlocks(club,
     def the_draw_confirmed():
         holding.wait(10)
         drawing.set()
-        return draw.confirm_draw(club, TONIGHT, proposal, secretary)
+        return nights.confirm_draw(club, TONIGHT, proposal, secretary)
 
     saved, confirmed = race(a_save_holding_the_night, the_draw_confirmed)
     assert saved.error is None and confirmed.error is None
@@ -495,8 +496,8 @@ def test_start_tonight_and_a_draw_confirmed_at_once_make_one_night(club, season,
     _field(club, 8)
     proposal = draw.propose_draw(club, TONIGHT, seed=8)
     started, confirmed = race(
-        lambda: table_cards.start_tonight(club, secretary),
-        lambda: draw.confirm_draw(club, TONIGHT, proposal, secretary),
+        lambda: nights.start_tonight(club, secretary),
+        lambda: nights.confirm_draw(club, TONIGHT, proposal, secretary),
     )
     assert started.error is None and confirmed.error is None
     assert Night.objects.count() == 1 and _sizes(Night.objects.get()) == [4, 4]
@@ -511,7 +512,7 @@ def test_a_closed_draw_night_is_not_drawn_again_until_reopened(client, club, sea
     reopen_night(Night.objects.get(pk=night.pk), secretary)
     proposal = draw.propose_draw(club, TONIGHT, seed=9)
     assert len(proposal.player_ids) == 4
-    draw.confirm_draw(club, TONIGHT, proposal, secretary)
+    nights.confirm_draw(club, TONIGHT, proposal, secretary)
     assert _sizes(night) == [4, 4, 4] and Night.objects.count() == 1
 
 
@@ -538,7 +539,7 @@ def test_a_lone_late_arrival_at_three_tables_of_five_sits_with_a_player_from_two
     movers = [p for _, moving in plan.moves for p in moving]
     # the tables that have played fewest hands give first: tables 2 and 3, none from table 1
     assert [t.number for t, _ in plan.moves] == [2, 3] and len(movers) == 2
-    table, _ = draw.seat_late_from_fives(night, [late], secretary, [p.pk for p in movers])
+    table, _ = nights.seat_late_from_fives(night, [late], secretary, [p.pk for p in movers])
     assert table.number == 4 and _sizes(night) == [5, 4, 4, 3]
     assert {s.player_id for s in table.seats.all()} == {late.pk, *(p.pk for p in movers)}
     assert Seat.objects.filter(table__night=night).count() == 16  # everyone seated once
@@ -563,7 +564,7 @@ def test_a_player_moved_after_playing_keeps_their_column_on_their_old_tables_she
     late = arrivals.arrive_by_name(club, "Late Larry")
     plan = draw.plan_from_fives(night, [late])
     moved = [p for _, moving in plan.moves for p in moving]
-    draw.seat_late_from_fives(night, [late], secretary, [p.pk for p in moved])
+    nights.seat_late_from_fives(night, [late], secretary, [p.pk for p in moved])
     assert _sizes(night) == [4, 4, 3]
     # the mover from table 1 never is the last dealer, so the deal passes on from them
     last_dealer = one.hands.order_by("-number").first().dealer
@@ -582,14 +583,14 @@ def test_one_late_arrival_beside_the_only_table_of_five_makes_two_tables_of_thre
 ):
     night = _drawn_night(club, season, 5)
     late = arrivals.arrive_by_name(club, "Late Larry")
-    draw.seat_late_from_fives(night, [late], secretary)
+    nights.seat_late_from_fives(night, [late], secretary)
     assert _sizes(night) == [3, 3]
 
 
 def test_two_late_arrivals_at_tables_of_five_take_one_player_from_one(club, season, secretary):
     night = _drawn_night(club, season, 10)
     late = [arrivals.arrive_by_name(club, n) for n in ("Xan", "Yul")]
-    draw.seat_late_from_fives(night, late, secretary)
+    nights.seat_late_from_fives(night, late, secretary)
     assert sorted(_sizes(night)) == [3, 4, 5]
 
 
@@ -599,12 +600,12 @@ def test_moving_players_is_refused_while_a_table_has_room_or_when_the_plan_chang
     night = _drawn_night(club, season, 8)
     late = arrivals.arrive_by_name(club, "Late Larry")
     with pytest.raises(SetupError, match="A table has room"):
-        draw.seat_late_from_fives(night, [late], secretary)
-    draw.seat_late_arrival(night, late, user=secretary)  # both tables become fives
-    draw.seat_late_arrival(night, arrivals.arrive_by_name(club, "Lou"), user=secretary)
+        nights.seat_late_from_fives(night, [late], secretary)
+    nights.seat_late_arrival(night, late, user=secretary)  # both tables become fives
+    nights.seat_late_arrival(night, arrivals.arrive_by_name(club, "Lou"), user=secretary)
     latest = arrivals.arrive_by_name(club, "Liz")
     with pytest.raises(SetupError, match="Who would move changed"):
-        draw.seat_late_from_fives(night, [latest], secretary, [late.pk, 999999])
+        nights.seat_late_from_fives(night, [latest], secretary, [late.pk, 999999])
     assert _sizes(night) == [5, 5]
 
 

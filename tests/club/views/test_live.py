@@ -15,7 +15,8 @@ from django.urls import reverse
 import scoring
 from club import live_marks
 from club.models import Player
-from club.services.hands import HandEntry, close_night, delete_hand, record_hand, update_hand
+from club.services.hands import HandEntry, delete_hand, record_hand, update_hand
+from club.services.nights import close_night
 from club.services.setup import create_night
 
 HOYLE = scoring.preset("hoyle")

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from club.models import Debt, Membership, Night, Player, PlayerClaim, Role, Settlement
 from club.services import publish as publish_service
-from club.services.hands import close_night
+from club.services.nights import close_night
 from club.services.results_mail import unsubscribe_token
 from tests.club.ledger_kit import play
 

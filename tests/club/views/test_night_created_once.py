@@ -122,7 +122,7 @@ def test_players_seated_at_another_open_night_that_day_are_warned_about(
     assert response.status_code == 302
     assert Night.objects.count() == 2
     # A closed night, or another day, is no clash.
-    from club.services.hands import close_night
+    from club.services.nights import close_night
 
     for night in Night.objects.all():
         close_night(night, secretary)

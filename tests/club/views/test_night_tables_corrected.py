@@ -21,7 +21,8 @@ from club.models import (
     Seat,
     Table,
 )
-from club.services.hands import HandEntry, close_night, next_hand, record_hand
+from club.services.hands import HandEntry, next_hand, record_hand
+from club.services.nights import close_night
 from club.services.setup import SetupError, create_night, delete_night, edit_tables
 
 

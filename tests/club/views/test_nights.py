@@ -72,7 +72,7 @@ def test_night_list_newest_first_with_status_badges(
     client, viewer, night, season, players, secretary
 ):
     later = create_night(season, dt.date(2026, 12, 4), [(players[:4], 1)], title="Christmas drive")
-    from club.services.hands import close_night
+    from club.services.nights import close_night
 
     close_night(later, secretary)
     client.force_login(viewer)

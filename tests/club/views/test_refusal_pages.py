@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from club.models import Hand
-from club.services.hands import close_night
+from club.services.nights import close_night
 from tests.club.ledger_kit import play
 
 APP_PAGE = "Skip to main content"  # the app's own layout, which Django's bare pages lack

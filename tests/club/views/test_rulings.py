@@ -17,7 +17,8 @@ from club.interchange.export import export_text
 from club.interchange.importer import import_document
 from club.models import Hand, RuleSet, Season
 from club.services import publish as publish_service
-from club.services.hands import HandEntry, close_night, next_hand, record_hand
+from club.services.hands import HandEntry, next_hand, record_hand
+from club.services.nights import close_night
 from club.services.setup import create_night, delete_club, rule_set_from_preset
 from tests.club.interchange_kit import check_schema, figures
 from tests.club.views.test_table_page import (

@@ -21,8 +21,9 @@ from pypdf import PdfReader
 from club.models import AuditEvent, Hand, Night, Table, TableCard, TableLink
 from club.models.table_cards import derive_card_token
 from club.models.table_links import derive_token
+from club.services import nights
 from club.services import table_cards as cards
-from club.services.hands import close_night
+from club.services.nights import close_night
 from club.services.setup import create_night
 from tests.club.cache_kit import clear_own_keys
 from tests.club.racing import needs_real_concurrency, race
@@ -39,7 +40,7 @@ def _fresh_cache():
 
 @pytest.fixture
 def tonight(season_now):
-    return cards.start_tonight(season_now.club)
+    return nights.start_tonight(season_now.club)
 
 
 @pytest.fixture
@@ -378,8 +379,8 @@ def test_the_first_card_scanned_opens_tonight_when_the_club_allows(client, club,
 
 
 def test_start_tonight_is_idempotent_and_reuses_an_open_night(club, secretary, season_now):
-    first = cards.start_tonight(club, secretary)
-    assert cards.start_tonight(club, secretary) == first
+    first = nights.start_tonight(club, secretary)
+    assert nights.start_tonight(club, secretary) == first
     assert Night.objects.count() == 1
     event = AuditEvent.objects.get(action=AuditEvent.Action.CREATE)
     assert (event.user, event.night) == (secretary, first)
@@ -389,14 +390,14 @@ def test_start_tonight_returns_a_night_the_secretary_set_up_today(
     club, secretary, players, season_now
 ):
     made = create_night(season_now, club.today(), [(players[:4], 0)])
-    assert cards.start_tonight(club, secretary) == made
+    assert nights.start_tonight(club, secretary) == made
 
 
 def test_start_tonight_without_a_season_says_so(club, secretary, season):
     season.start = season.end = club.today() - dt.timedelta(days=400)
     season.save()
     with pytest.raises(ValidationError, match="No season of Crown & Anchor Solo School covers"):
-        cards.start_tonight(club, secretary)
+        nights.start_tonight(club, secretary)
 
 
 def test_the_start_tonight_button_opens_one_night_and_goes_to_it(

@@ -19,7 +19,8 @@ import scoring
 from club.models import AuditEvent, Hand, Player, TableLink
 from club.models.table_links import TOKEN_BYTES, derive_token, hash_token
 from club.services import table_links as link_service
-from club.services.hands import HandEntry, close_night, record_hand
+from club.services.hands import HandEntry, record_hand
+from club.services.nights import close_night
 from club.services.setup import create_night, rule_set_from_preset
 from tests.club.cache_kit import clear_own_keys
 

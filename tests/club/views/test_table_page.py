@@ -14,7 +14,8 @@ from django.urls import reverse
 
 import scoring
 from club.models import AuditEvent, Hand, Player, ScoreLine
-from club.services.hands import HandEntry, close_night, record_hand
+from club.services.hands import HandEntry, record_hand
+from club.services.nights import close_night
 from club.services.setup import create_night, rule_set_from_preset
 
 HOYLE = scoring.preset("hoyle")

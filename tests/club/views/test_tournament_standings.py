@@ -93,7 +93,7 @@ def test_the_player_page_and_club_home_leave_an_uncounted_tournament_out(
     assert "Christmas Drive" not in biggest_section(home)
     # Counted, it is the latest night on the club home (a finished event's settings change only
     # once a secretary has reopened its night).
-    from club.services.hands import reopen_night
+    from club.services.nights import reopen_night
 
     reopen_night(t.night, secretary)
     services.update_settings(

@@ -15,7 +15,8 @@ from club.interchange.export import export_text
 from club.interchange.importer import import_document
 from club.models import Hand
 from club.services import publish as publish_service
-from club.services.hands import HandEntry, close_night, record_hand
+from club.services.hands import HandEntry, record_hand
+from club.services.nights import close_night
 from club.services.setup import delete_club
 from tests.club.interchange_kit import check_schema, figures
 from tests.club.views.test_table_page import (
