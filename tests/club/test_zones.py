@@ -197,7 +197,10 @@ def test_the_correction_window_ends_on_the_wall_clock_across_the_change_of_hour(
     club.save()
     with frozen(dt.datetime(2026, 11, 1, 8, 30, tzinfo=dt.UTC)):
         night = create_night(club.seasons.get(), club.today(), [(players, 0)])
-        _as(client, secretary).post(reverse("night_close", args=[club.slug, night.pk]))
+        # A night with no hands asks "Close it anyway?" first: the tick is given.
+        _as(client, secretary).post(
+            reverse("night_close", args=[club.slug, night.pk]), {"anyway": "1"}
+        )
         page = client.get(reverse("night_detail", args=[club.slug, night.pk])).content.decode()
     assert night.date == dt.date(2026, 11, 1)
     assert "Closed on 1 Nov 2026, 01:30" in page
