@@ -128,6 +128,26 @@ RETURNING stamps, last_allowed
 """
 
 
+# SQLite (3.35 and later, for RETURNING): the same one statement, with its JSON functions.
+UPSERT_SQLITE = """
+INSERT INTO club_ratewindow (key, stamps, expires_at, last_allowed)
+VALUES (%(key)s, json_array(%(now)s), %(expires)s, 1)
+ON CONFLICT (key) DO UPDATE SET
+  last_allowed = (SELECT count(*) FROM json_each(club_ratewindow.stamps)
+                  WHERE value > %(cut)s) < %(limit)s,
+  stamps = CASE
+    WHEN (SELECT count(*) FROM json_each(club_ratewindow.stamps) WHERE value > %(cut)s)
+         >= %(limit)s
+    THEN club_ratewindow.stamps
+    ELSE (SELECT json_group_array(value) FROM (
+            SELECT value FROM json_each(club_ratewindow.stamps) WHERE value > %(cut)s
+            UNION ALL SELECT %(now)s))
+  END,
+  expires_at = max(club_ratewindow.expires_at, excluded.expires_at)
+RETURNING stamps, last_allowed
+"""
+
+
 QUICK = "FROM (SELECT set_config('synchronous_commit', 'off', true)) AS quick"
 
 
@@ -136,6 +156,8 @@ def _hit_database(cache_key: str, limit: int, window: int, now: float) -> Verdic
     expires = dt.datetime.fromtimestamp(now + window, dt.UTC)
     if connection.vendor == "postgresql":
         return _hit_postgresql(key, limit, window, now, expires)
+    if connection.features.can_return_columns_from_insert:
+        return _hit_sqlite(key, limit, window, now, expires)
     # No savepoint inside a caller's transaction: nothing here raises on a race (the insert
     # ignores a conflict), and the window's row stays locked until that transaction ends.
     with transaction.atomic(savepoint=False):
@@ -174,6 +196,25 @@ def _hit_postgresql(key: str, limit: int, window: int, now: float, expires: dt.d
         stamps, allowed = cursor.fetchone()
     if isinstance(stamps, str):  # a driver that does not decode jsonb
         stamps = json.loads(stamps)
+    return _verdict(stamps, allowed, now, window)
+
+
+def _hit_sqlite(key: str, limit: int, window: int, now: float, expires: dt.datetime) -> Verdict:
+    """One statement, as on PostgreSQL: SQLite runs it under its one write lock."""
+    params: dict[str, Any] = {
+        "key": key,
+        "now": now,
+        "expires": connection.ops.adapt_datetimefield_value(expires),
+        "cut": now - window,
+        "limit": limit,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(UPSERT_SQLITE, params)
+        stamps, allowed = cursor.fetchone()
+    return _verdict(json.loads(stamps) if isinstance(stamps, str) else stamps, allowed, now, window)
+
+
+def _verdict(stamps: list[Any], allowed: bool, now: float, window: int) -> Verdict:
     if allowed:
         return Verdict(True, 0)
     live = sorted(float(t) for t in stamps if float(t) > now - window)

@@ -137,5 +137,8 @@ def _sqlite_write_lock(rows: QuerySet[Any], field: str) -> None:
     """SQLite has no row locks: take its one write lock now, with an update that changes nothing,
     as the transaction's first statement, so that a second writer queues here (the busy timeout)
     instead of failing with "database is locked" when it first writes after reading."""
-    if connection.vendor == "sqlite":
-        rows.update(**{field: F(field)})
+    if connection.vendor != "sqlite":
+        return
+    if connection.settings_dict.get("OPTIONS", {}).get("transaction_mode") == "IMMEDIATE":
+        return  # BEGIN IMMEDIATE took it when the transaction started (club/settings.py)
+    rows.update(**{field: F(field)})
