@@ -29,6 +29,7 @@ from club.views import (
     standings,
     table_cards,
     table_links,
+    tokens,
     tournaments,
 )
 
@@ -50,6 +51,7 @@ club_patterns = (
     + interchange.urlpatterns  # the club data file, club/views/interchange.py
     + table_links.club_urlpatterns  # tables' links and QR codes, club/views/table_links.py
     + table_cards.club_urlpatterns  # tables' permanent cards, club/views/table_cards.py
+    + tokens.club_urlpatterns  # revoking and re-issuing a link or a card, club/views/tokens.py
     + live.urlpatterns  # the live night board, club/views/live.py
     + grades.urlpatterns  # grade settings, club/views/grades.py
     + ledger.urlpatterns  # after the night: publishing, money owed

@@ -1,19 +1,16 @@
 """Who is here: ticking players in and out for a club night's date (by a secretary, or by the
-player at the door), adding a new name as they arrive, and the door QR code's token."""
+player at the door), and adding a new name as they arrive. The door QR code's token lives with
+the other tokens, in club.services.tokens."""
 
 from __future__ import annotations
 
 import datetime as dt
-import secrets
 
-from django.core import signing
 from django.db import IntegrityError, transaction
 from django.db.models import F, OuterRef, Subquery
 
 from club.models import Arrival, Club, Player, Seat
 from club.services.setup import SetupError, add_players
-
-DOOR_SALT = "club.door"
 
 
 def today(club: Club) -> dt.date:
@@ -95,42 +92,3 @@ def members_recent_first(club: Club) -> list[Player]:
             "name",
         )
     )
-
-
-# The door QR code ----------------------------------------------------------------------------
-
-
-def door_token(club: Club) -> str:
-    """The signed token in the door page's address: it names the club and the club's door salt,
-    so it cannot be guessed, and a new salt (`new_door_token`) makes every older one useless."""
-    if not club.door_salt:
-        club.door_salt = secrets.token_urlsafe(16)
-        Club.objects.filter(pk=club.pk, door_salt="").update(door_salt=club.door_salt)
-        club.door_salt = Club.objects.values_list("door_salt", flat=True).get(pk=club.pk)
-    return signing.dumps({"club": club.pk, "salt": club.door_salt}, salt=DOOR_SALT, compress=True)
-
-
-def new_door_token(club: Club) -> str:
-    """Revoke the door QR codes printed so far and return the new token."""
-    club.door_salt = secrets.token_urlsafe(16)
-    Club.objects.filter(pk=club.pk).update(door_salt=club.door_salt)
-    return door_token(club)
-
-
-def door_club(slug: str, token: str) -> Club | None:
-    """The club the door token names, if it is the club of the address, its door check-in is
-    on and the token is its current one; else None."""
-    try:
-        data = signing.loads(token, salt=DOOR_SALT)
-    except signing.BadSignature:
-        return None
-    if not isinstance(data, dict) or not isinstance(data.get("club"), int):
-        return None
-    # The club by its address and its salt, not by the id the token also names: a club
-    # restored from its backup has a new id, and its printed door code must still open it.
-    club = Club.objects.filter(slug=slug).first()
-    if club is None or not club.door_check_in or not club.door_salt:
-        return None
-    if not secrets.compare_digest(str(data.get("salt")), club.door_salt):
-        return None
-    return club

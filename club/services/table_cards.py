@@ -12,19 +12,31 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
-from django.utils import timezone
 
 from club.models import AuditEvent, Club, Night, Player, Season, Seat, Table, TableCard, TableLink
-from club.models.table_links import hash_token
+from club.services import tokens
 from club.services.locks import NightGone, lock_night
 from club.services.setup import add_table, seat_list
 
 MAX_CARDS = 60  # more than any club's room holds: a bigger number is a typing mistake
 
 
-def _audit_card(card: TableCard, user: User | None, action: str) -> None:
-    AuditEvent.objects.create(
-        club_id=card.club_id, user=user, action=action, subject=f"{card.label}'s card"[:120]
+def holder(card: TableCard) -> tokens.Holder[TableCard]:
+    """A card as the token module sees it: its number keeps one live card, and a re-issue keeps
+    the number and label (the club is locked while it is made, as issuing numbers in turn)."""
+
+    def refuse() -> str:
+        if TableCard.objects.filter(club_id=card.club_id, number=card.number, revoked_at=None):
+            return f"{card.label} already has a new card: re-issue that one if it is lost too."
+        return ""
+
+    return tokens.Holder(
+        club_id=card.club_id,
+        subject=f"{card.label}'s card",
+        live=TableCard.objects.filter(pk=card.pk),
+        fresh=lambda user: TableCard.fresh(card.club_id, card.number, user, label=card.label),
+        lock=Club.objects.filter(pk=card.club_id),
+        refuse=refuse,
     )
 
 
@@ -42,55 +54,26 @@ def issue_cards(club: Club, user: User | None, count: int = 1) -> list[TableCard
         top = TableCard.objects.filter(club=club, revoked_at=None).aggregate(n=Max("number"))["n"]
         cards = []
         for number in range((top or 0) + 1, (top or 0) + 1 + count):
-            card = TableCard.fresh(club.pk, number, user)
-            card.save()
-            _audit_card(card, user, AuditEvent.Action.ISSUE)
-            cards.append(card)
+            # The unsaved card names the number and its label; the holder makes the real one.
+            cards.append(tokens.issue(holder(TableCard.fresh(club.pk, number)), user))
     return cards
 
 
 def revoke_card(card: TableCard, user: User | None) -> bool:
     """Stop the card working (its QR code is then a 404). False if it was revoked already."""
-    with transaction.atomic():
-        changed = TableCard.objects.filter(pk=card.pk, revoked_at=None).update(
-            revoked_at=timezone.now(), revoked_by=user
-        )
-        if changed:
-            _audit_card(card, user, AuditEvent.Action.REVOKE)
-    return bool(changed)
+    return tokens.revoke(holder(card), user)
 
 
 def reissue_card(card: TableCard, user: User | None) -> TableCard:
     """Revoke the card (if live) and issue a new one with the same number and label, a new token
     (the old printed card stops working; print the new one)."""
-    with transaction.atomic():
-        Club.objects.select_for_update().filter(pk=card.club_id).first()
-        if TableCard.objects.filter(pk=card.pk, revoked_at=None).update(
-            revoked_at=timezone.now(), revoked_by=user
-        ):
-            _audit_card(card, user, AuditEvent.Action.REVOKE)
-        elif TableCard.objects.filter(
-            club_id=card.club_id, number=card.number, revoked_at=None
-        ).exists():
-            raise ValidationError(
-                f"{card.label} already has a new card: re-issue that one if it is lost too."
-            )
-        new = TableCard.fresh(card.club_id, card.number, user, label=card.label)
-        new.save()
-        _audit_card(new, user, AuditEvent.Action.ISSUE)
-    return new
+    return tokens.reissue(holder(card), user)
 
 
 def find_card(token: str) -> TableCard | None:
     """The live card a token names, with its club; None for a revoked or made-up token."""
-    if not token or len(token) > 64:
-        return None
-    return (
-        TableCard.objects.select_related("club")
-        .filter(token_hash=hash_token(token), revoked_at=None)
-        .filter(club__closed_at=None)  # a closed club's cards are gone
-        .first()
-    )
+    # A closed club's cards are gone.
+    return tokens.find(TableCard.objects.select_related("club").filter(club__closed_at=None), token)
 
 
 # --- tonight -----------------------------------------------------------------------------------

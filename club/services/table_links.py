@@ -6,21 +6,23 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils import timezone
 
 from club.models import AuditEvent, Hand, Night, Player, Table, TableLink
-from club.models.table_links import hash_token
+from club.services import tokens
 from club.services.hands import HandConflict, HandGone, LinkSource, snapshot
 from club.services.locks import NightGone, lock_night
 
 
-def _subject(table: Table) -> str:
-    return f"Table {table.number}'s link"
-
-
-def _audit_link(table: Table, night: Night, user: User | None, action: str) -> None:
-    AuditEvent.objects.create(
-        club_id=night.season.club_id, night=night, user=user, action=action, subject=_subject(table)
+def holder(table: Table) -> tokens.Holder[TableLink]:
+    """A table's link as the token module sees it: the table (locked while a new link is made)
+    holds at most one live link."""
+    return tokens.Holder(
+        club_id=table.night.season.club_id,
+        subject=f"Table {table.number}'s link",
+        live=TableLink.objects.filter(table=table),
+        fresh=lambda user: TableLink.fresh(table.pk, user),
+        lock=Table.objects.filter(pk=table.pk),
+        night=table.night,
     )
 
 
@@ -36,6 +38,8 @@ def night_links(night: Night, user: User | None) -> dict[int, TableLink | None]:
     first time a secretary asks for the night's links, its QR codes or its table cards); a table
     whose link was revoked stays without one (None) until a secretary issues a new link."""
     tables = list(night.tables.all())
+    for table in tables:
+        table.night = night
     for _attempt in range(3):
         live: dict[int, TableLink | None] = dict(_live_links(night))
         revoked = set(
@@ -51,10 +55,7 @@ def night_links(night: Night, user: User | None) -> dict[int, TableLink | None]:
         try:
             with transaction.atomic():
                 for table in missing:
-                    link = TableLink.fresh(table.pk, user)
-                    link.save()
-                    live[table.pk] = link
-                    _audit_link(table, night, user, AuditEvent.Action.ISSUE)
+                    live[table.pk] = tokens.issue(holder(table), user)
         except IntegrityError:
             # Another secretary's page issued some at the same moment: read theirs, then issue
             # the ones still missing.
@@ -65,36 +66,18 @@ def night_links(night: Night, user: User | None) -> dict[int, TableLink | None]:
 
 def revoke(table: Table, user: User | None) -> bool:
     """Stop the table's link working (its token is then a 404). False if it had none."""
-    with transaction.atomic():
-        changed = TableLink.objects.filter(table=table, revoked_at=None).update(
-            revoked_at=timezone.now(), revoked_by=user
-        )
-        if changed:
-            _audit_link(table, table.night, user, AuditEvent.Action.REVOKE)
-    return bool(changed)
+    return tokens.revoke(holder(table), user)
 
 
 def reissue(table: Table, user: User | None) -> TableLink:
     """Revoke the table's link (if live) and issue a new one, with a new token."""
-    with transaction.atomic():
-        # Lock the table so two secretaries re-issuing at once make one live link, not an error.
-        Table.objects.select_for_update().filter(pk=table.pk).first()
-        if TableLink.objects.filter(table=table, revoked_at=None).update(
-            revoked_at=timezone.now(), revoked_by=user
-        ):
-            _audit_link(table, table.night, user, AuditEvent.Action.REVOKE)
-        link = TableLink.fresh(table.pk, user)
-        link.save()
-        _audit_link(table, table.night, user, AuditEvent.Action.ISSUE)
-    return link
+    return tokens.reissue(holder(table), user)
 
 
 def find(token: str) -> TableLink | None:
     """The live link a token names, with its table, night, season, rules and club; None for a
     revoked, replaced or made-up token (one query)."""
-    if not token or len(token) > 64:
-        return None
-    return (
+    return tokens.find(
         TableLink.objects.select_related(
             "table",
             "table__night",
@@ -102,10 +85,8 @@ def find(token: str) -> TableLink | None:
             "table__night__season__rule_set",
             "table__night__season__club",
             "table__night__tournament",
-        )
-        .filter(token_hash=hash_token(token), revoked_at=None)
-        .filter(table__night__season__club__closed_at=None)  # a closed club's links are gone
-        .first()
+        ).filter(table__night__season__club__closed_at=None),  # a closed club's links are gone
+        token,
     )
 
 

@@ -19,6 +19,7 @@ from club.access import login_if_hidden
 from club.htmx import htmx
 from club.models import Arrival, Club
 from club.services import arrivals as arrival_service
+from club.services import tokens as token_service
 from club.services.setup import SetupError
 from club.views.posted import posted_id, posted_ids
 from club.views.table_links import qr_svg
@@ -130,11 +131,11 @@ def door_qr(request: HttpRequest, slug: str) -> HttpResponse:
     """The door QR code to print or show; POST makes a new one (the old stops working)."""
     club = access.get_club(request, slug, access.MANAGE)
     if request.method == "POST":
-        arrival_service.new_door_token(club)
+        token_service.new_door_token(club)
         messages.success(request, "A new door code: the old one no longer works.")
         return redirect("door_qr", slug=club.slug)
     url = request.build_absolute_uri(
-        reverse("club_door", args=[club.slug, arrival_service.door_token(club)])
+        reverse("club_door", args=[club.slug, token_service.door_token(club)])
     )
     context = {"club": club, "url": url, "qr": qr_svg(url, f"{club.name}'s door code")}
     return render(request, "club/arrivals/door_qr.html", context)
@@ -145,7 +146,7 @@ def door_qr(request: HttpRequest, slug: str) -> HttpResponse:
 def club_door(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """Anyone holding the door code: find your name, tap "I'm here". A 404 when the club's door
     check-in is off, or the code is not (or no longer) the club's."""
-    club = arrival_service.door_club(slug, token)
+    club = token_service.door_club(slug, token)
     if club is None:
         return render(request, "club/arrivals/door_closed.html", {}, status=404)
     zones.activate(club)

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models.functions import Lower
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
@@ -279,40 +279,6 @@ def card_list(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_if_hidden
-def card_change(request: HttpRequest, slug: str, card_id: int, action: str) -> HttpResponse:
-    """GET: what revoking (or re-issuing) the card means; POST: do it."""
-    club = access.get_club(request, slug, access.MANAGE)
-    card = get_object_or_404(TableCard, pk=card_id, club=club)
-    revoking = action == "revoke"
-    if request.method == "POST":
-        if revoking:
-            if card_service.revoke_card(card, access.acting_user(request)):
-                messages.success(
-                    request,
-                    f"{card.label}'s card is revoked: scanning it shows "
-                    '"not found". Re-issue it to print a new one.',
-                )
-            else:
-                messages.info(request, f"{card.label}'s card was revoked already.")
-        else:
-            try:
-                card_service.reissue_card(card, access.acting_user(request))
-            except ValidationError as refused:
-                messages.error(request, " ".join(refused.messages))
-            else:
-                messages.success(
-                    request,
-                    f"{card.label} has a new card: the old one no longer works. Print the new one.",
-                )
-        return redirect("table_cards", slug=club.slug)
-    return render(
-        request,
-        "club/table_cards/change.html",
-        {"club": club, "card": card, "revoking": revoking},
-    )
-
-
-@login_if_hidden
 def card_print(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's live cards as a PDF: one A6 page each, its QR code big."""
     club = access.get_club(request, slug, access.MANAGE)
@@ -358,17 +324,5 @@ urlpatterns = [
 club_urlpatterns = [
     path("setup/cards/", card_list, name="table_cards"),
     path("setup/cards/print.pdf", card_print, name="table_cards_print"),
-    path(
-        "setup/cards/<int:card_id>/revoke/",
-        card_change,
-        {"action": "revoke"},
-        name="table_card_revoke",
-    ),
-    path(
-        "setup/cards/<int:card_id>/reissue/",
-        card_change,
-        {"action": "reissue"},
-        name="table_card_reissue",
-    ),
     path("nights/tonight/", start_tonight, name="night_start_tonight"),
 ]

@@ -21,7 +21,7 @@ import segno
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import never_cache
@@ -31,7 +31,7 @@ from club import access, ratelimit, zones
 from club.access import login_if_hidden
 from club.forms.table_links import ConfirmHandForm, DeviceForm
 from club.htmx import htmx
-from club.models import Club, Hand, Night, Player, Table, TableLink
+from club.models import Club, Hand, Night, Player, TableLink
 from club.queries.night import night_tables
 from club.queries.table_sheet import prefetch_seats
 from club.request_log import note_club
@@ -307,39 +307,6 @@ def night_links(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     return render(request, template, context)
 
 
-@login_if_hidden
-def table_link_change(request: HttpRequest, slug: str, night_id: int, table_id: int, action: str):
-    """GET: what revoking (or re-issuing) the link means; POST: do it."""
-    club = access.get_club(request, slug, access.MANAGE)
-    night = access.get_night(request, club, night_id, access.MANAGE)
-    table = get_object_or_404(Table, pk=table_id, night=night)
-    table.night = night
-    revoking = action == "revoke"
-    if request.method == "POST":
-        if revoking:
-            if link_service.revoke(table, access.acting_user(request)):
-                messages.success(
-                    request,
-                    f"Table {table.number}'s link is revoked: phones that have it get "
-                    '"not found". Issue a new link when the table needs one.',
-                )
-            else:
-                messages.info(request, f"Table {table.number} had no live link.")
-        else:
-            link_service.reissue(table, access.acting_user(request))
-            messages.success(
-                request,
-                f"Table {table.number} has a new link: the old one no longer works. "
-                "Show the table its new QR code.",
-            )
-        return redirect("night_links", slug=club.slug, night_id=night.pk)
-    return render(
-        request,
-        "club/table_links/change.html",
-        {"club": club, "night": night, "table": table, "revoking": revoking},
-    )
-
-
 def _club_route(request: HttpRequest, club, hand: Hand) -> TableRoute:
     can_score = access.can(request.user, club, access.SCORE)
     return TableRoute(club, prefetch_seats(hand.table), can_score, access.acting_user(request))
@@ -387,18 +354,6 @@ urlpatterns = [
 club_urlpatterns = [
     path("nights/<int:night_id>/links/", night_links, name="night_links"),
     path("nights/<int:night_id>/links/print/", night_links, name="night_links_print"),
-    path(
-        "nights/<int:night_id>/links/<int:table_id>/revoke/",
-        table_link_change,
-        {"action": "revoke"},
-        name="table_link_revoke",
-    ),
-    path(
-        "nights/<int:night_id>/links/<int:table_id>/reissue/",
-        table_link_change,
-        {"action": "reissue"},
-        name="table_link_reissue",
-    ),
     path("hands/<int:hand_id>/confirm/", hand_confirm, name="hand_confirm"),
 ]
 

@@ -14,6 +14,7 @@ from test_touch_targets import small_targets
 
 from club.models import Hand, Night, Player, TableLink
 from club.services import arrivals
+from club.services import tokens as token_service
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
@@ -107,7 +108,7 @@ def test_a_player_finds_their_name_at_the_door_and_ticks_in(browser, live_server
     try:
         door = phone.new_page()
         door.set_default_timeout(10_000)
-        door.goto(f"{live_server.url}/c/{club.slug}/door/{arrivals.door_token(club)}/")
+        door.goto(f"{live_server.url}/c/{club.slug}/door/{token_service.door_token(club)}/")
         expect(door.locator("h1")).to_contain_text(club.name)
         assert_no_axe_violations(door)
         assert small_targets(door) == []

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 
 from club.models import Player
 from club.services import arrivals
+from club.services import tokens as token_service
 from club.services.hands import HandEntry, next_hand, record_hand
 from club.services.setup import create_night
 from club.services.table_links import night_links
@@ -183,7 +184,7 @@ def test_the_door_page_shows_players_no_menu_and_keeps_im_here_whole(
     phone = browser.new_context(viewport=PHONE)
     try:
         door = phone.new_page()
-        door.goto(f"{live_server.url}/c/{club.slug}/door/{arrivals.door_token(club)}/")
+        door.goto(f"{live_server.url}/c/{club.slug}/door/{token_service.door_token(club)}/")
         expect(door.get_by_role("button", name="Menu")).to_have_count(0)
         expect(door.get_by_role("link", name="Help")).to_be_visible()
         button = door.get_by_role("button", name=f"{LONG}: I'm here")

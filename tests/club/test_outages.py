@@ -50,6 +50,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from club.models import Club, Membership, Player, Role, Season
 from club.services import arrivals, table_links
+from club.services import tokens as token_service
 from club.services.setup import create_night, rule_set_from_preset
 club = Club.objects.create(
     name="Crown", slug="crown", correction_minutes=0, is_public=True, door_check_in=True
@@ -73,7 +74,7 @@ tables = [
     {"token": links[t.pk].token, "players": [p.pk for p in (players[:4], players[4:])[i]]}
     for i, t in enumerate(night.tables.order_by("number"))
 ]
-door = arrivals.door_token(club)
+door = token_service.door_token(club)
 print(json.dumps({"tables": tables, "door": door, "players": [p.pk for p in players]}))
 """
 

@@ -28,9 +28,10 @@ from club.models import (
     Role,
     Settlement,
 )
-from club.services import arrivals, results_mail
+from club.services import results_mail
 from club.services import table_cards as card_service
 from club.services import table_links as link_service
+from club.services import tokens as token_service
 from club.services import tournaments as tournament_services
 from club.services.hands import HandEntry, record_hand
 from club.services.setup import create_night
@@ -249,7 +250,7 @@ def world(club, season, players, secretary, scorer, viewer):
         "payee_owed": results_mail.payee_token(bob.pk),
         "payee_pay": results_mail.payee_token(bob.pk),
         "claim_confirm": claim_token,
-        "club_door": arrivals.door_token(club),
+        "club_door": token_service.door_token(club),
     }
     return {
         "slug": club.slug,

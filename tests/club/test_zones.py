@@ -99,13 +99,14 @@ def test_at_half_past_eleven_each_club_starts_tonight_on_its_own_date(
 
 def test_the_first_card_scanned_and_the_door_go_by_the_club_s_date(client, los_angeles):
     from club.models import Arrival
-    from club.services import arrivals, table_cards
+    from club.services import table_cards
+    from club.services import tokens as token_service
 
     club, secretary, players = los_angeles
     club.first_card_opens_night = club.door_check_in = True
     club.save()
     card = table_cards.issue_cards(club, secretary, 1)[0]
-    door = reverse("club_door", args=[club.slug, arrivals.door_token(club)])
+    door = reverse("club_door", args=[club.slug, token_service.door_token(club)])
     with frozen(LA_HALF_ELEVEN):
         client.post(reverse("card_open_night", args=[card.token]))
         assert "Thu 26 Nov" in client.get(door).content.decode()

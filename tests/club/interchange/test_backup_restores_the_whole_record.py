@@ -33,6 +33,7 @@ from club.models import (
     TableCard,
 )
 from club.services import arrivals, demo, demo_showcase, grades, ledger
+from club.services import tokens as token_service
 from club.services.setup import delete_club
 from club.services.table_cards import find_card
 from tests.club.interchange_kit import check_schema, figures, without_moment
@@ -135,7 +136,7 @@ def showcase_club():
     players = list(club.players.order_by("name"))
     arrivals.tick_in(club, players[0], dt.date(2026, 11, 20))
     arrivals.tick_in(club, players[1], dt.date(2026, 11, 20), via="door")
-    arrivals.door_token(club)
+    token_service.door_token(club)
     card = TableCard.objects.filter(club=club).order_by("number").first()
     from club.services import invitations, table_cards
 
@@ -153,7 +154,7 @@ def test_the_demo_club_restores_its_whole_record(showcase_club, client):
     before_figures = figures(club)
     before_pages = pages(client, club)
     tokens = [c.token for c in TableCard.objects.filter(club=club, revoked_at=None)]
-    door = arrivals.door_token(club)
+    door = token_service.door_token(club)
     first = export_text(club)
     check_schema(json.loads(first))
     assert before_state["open"] and before_state["publications"] and before_state["cards"]
@@ -169,7 +170,7 @@ def test_the_demo_club_restores_its_whole_record(showcase_club, client):
     assert pages(client, restored) == before_pages
     # The printed table cards and the door's QR code still open the restored club.
     assert tokens and all(find_card(t).club == restored for t in tokens)
-    assert arrivals.door_club(restored.slug, door) == restored
+    assert token_service.door_club(restored.slug, door) == restored
     assert Arrival.objects.filter(club=restored).count() == 2
     invitation = Invitation.objects.get(club=restored)
     assert (invitation.user.username, invitation.role, invitation.is_open) == (

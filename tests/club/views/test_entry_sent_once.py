@@ -14,8 +14,8 @@ from django.test import Client
 from django.urls import reverse
 
 from club.models import AuditEvent, Hand, ScoreLine
-from club.services import arrivals
 from club.services import table_links as link_service
+from club.services import tokens as token_service
 from club.services.hands import (
     EntryReused,
     HandEntry,
@@ -189,7 +189,7 @@ def test_every_page_holding_an_entry_form_is_no_store(
     link = link_service.night_links(night, secretary)[table4.pk]
     club.door_check_in = True
     club.save()
-    door = arrivals.door_token(club)
+    door = token_service.door_token(club)
     phone = Client()
     for url in (
         reverse("link_table", args=[link.token]),
