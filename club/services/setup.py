@@ -247,6 +247,26 @@ def create_night_once(
         return existing, False
 
 
+def night_as_entered(
+    night: Night,
+    season: Season,
+    date: dt.date,
+    tables: Sequence[tuple[Sequence[Player], int]],
+    title: str = "",
+) -> bool:
+    """Whether `night` is the night these fields describe (its season, date, title, and each
+    table's players in seat order with who deals first): a form sent again makes the same; a
+    form changed after its first send (Back, then another night typed in) does not."""
+    if (night.season_id, night.date, night.title) != (season.pk, date, title):
+        return False
+    made = [
+        ([seat.player_id for seat in table.seats.order_by("position")], table.first_dealer)
+        for table in night.tables.order_by("number")
+    ]
+    asked = [([p.pk for p in players], first % max(len(players), 1)) for players, first in tables]
+    return made == asked
+
+
 def seat_list(players: Sequence[Player], first_dealer: int) -> str:
     """A table's seats as the audit trail keeps them: names in seat order and who deals first."""
     names = ", ".join(p.name for p in players)

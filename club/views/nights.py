@@ -4,12 +4,13 @@ night set up wrongly (changing its tables that have no hands yet, or deleting it
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models.functions import Lower
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import path
@@ -161,6 +162,25 @@ def _create_night(
             night, created = services.create_night(*args, **kwargs), True
         else:
             night, created = services.create_night_once(*args, form_token=token, **kwargs)
+    elif not services.night_as_entered(
+        made,
+        form.cleaned_data["season"],
+        form.cleaned_data["date"],
+        seated,
+        form.cleaned_data["title"],
+    ):
+        # The form was used already for another night (Back, then this one typed in): never
+        # taken for a resend. Nothing made; the page keeps what was typed, with a fresh token.
+        form.add_error(
+            None,
+            f"This form already set up {made} (it is in the nights list). The night you entered "
+            "now is a different one and was not created: check it and press Create night again.",
+        )
+        fresh = QueryDict(mutable=True)
+        fresh.update(form.data)
+        fresh[form.add_prefix("form_token")] = str(uuid.uuid4())
+        form.data = fresh
+        return []
     else:
         night, created = made, False
     if created:

@@ -63,6 +63,32 @@ def test_the_same_form_sent_twice_makes_one_night(client, club, season, players,
     assert names == ["Club night 20 Nov 2026", "Club night 20 Nov 2026 (2)"]
 
 
+def test_a_different_night_under_a_used_form_is_refused_never_taken_for_a_resend(
+    client, club, season, players, secretary
+):
+    """Back after creating a night, another night typed into the same form, Create: the form's
+    token was used, but this is not the same night sent again. Nothing is made, the page says
+    so and keeps what was typed, with a fresh token, so that Create makes it."""
+    client.force_login(secretary)
+    url = reverse("night_create", args=[club.slug])
+    data = form_data(client, club, players[:4])
+    client.post(url, data)
+    first = Night.objects.get(season__club=club)
+    changed = {**data, **{f"tables-0-seat_{n}": str(p.pk) for n, p in enumerate(players[4:8], 1)}}
+    refused = client.post(url, changed)
+    assert refused.status_code == 200
+    page = refused.content.decode()
+    assert f"This form already set up {first}" in page and "was not created" in page
+    assert list(Night.objects.filter(season__club=club)) == [first]
+    token = re.search(r'name="form_token" value="([0-9a-f-]+)"', page).group(1)
+    assert token != data["form_token"]
+    made = client.post(url, {**changed, "form_token": token})
+    assert made.status_code == 302
+    second = Night.objects.filter(season__club=club).exclude(pk=first.pk).get()
+    seats = [s.player for s in second.tables.get().seats.order_by("position")]
+    assert seats == list(players[4:8])
+
+
 def test_the_token_survives_adding_players_and_tables(client, club, season, players, secretary):
     client.force_login(secretary)
     data = form_data(client, club, players[:4])
