@@ -140,11 +140,12 @@ def _revoke_tricks(hand: Hand, rules: scoring.RuleSet) -> str:
     if scoring.Contract(hand.contract).target == 0:
         return ""
     moved = rules.revoke_tricks * len(revokers)
+    revoke = "revokes" if len(revokers) > 1 else "revoke"
     if {hand.declarer_id, hand.partner_id} & set(revokers):
         lost = hand.tricks - max(0, hand.tricks - moved)
-        return f" ({lost} trick{'s' if lost != 1 else ''} lost for the revoke)" if lost else ""
+        return f" ({lost} trick{'s' if lost != 1 else ''} lost for the {revoke})" if lost else ""
     gained = min(13, hand.tricks + moved) - hand.tricks
-    return f" ({gained} trick{'s' if gained != 1 else ''} from the revoke)" if gained else ""
+    return f" ({gained} trick{'s' if gained != 1 else ''} from the {revoke})" if gained else ""
 
 
 def _revokers(hand: Hand) -> list[str]:

@@ -83,7 +83,7 @@ import django
 django.setup()
 from django.contrib.auth.models import User
 from club.models import Night
-from club.services.hands import close_night
+from club.services.nights import close_night
 close_night(Night.objects.get(), User.objects.get(username="sec"))
 print("closed")
 """

@@ -55,7 +55,8 @@ def test_two_defenders_revoke_and_each_pays_for_his_own(scorer_client, table4, p
     )
     assert db_amounts(hand) == {"Ann": 33, "Bob": -17, "Cat": -16, "Dan": 0}
     assert [r.player.name for r in hand.revokes.order_by("position")] == ["Bob", "Cat"]
-    assert "Made, 5 over Revokes: Bob and Cat" in text(scorer_client.get(table_url(table4)))
+    page = text(scorer_client.get(table_url(table4)))
+    assert "Made, 5 over (6 tricks from the revokes) Revokes: Bob and Cat" in page
 
 
 def test_revokes_on_both_sides_void_the_deal_and_the_dealer_deals_again(
@@ -209,10 +210,13 @@ def test_the_results_email_names_the_rulings_in_each_players_hands(
     mail.outbox.clear()
     publish_service.publish(ruled_night, secretary)
     by_name = {m.to[0].split("@")[0]: m.body for m in mail.outbox}
-    assert "Table 1, hand 1: Made, 5 over; Revokes: Bob and Cat" in by_name["dan"]
+    assert (
+        "Table 1, hand 1: Made, 5 over (6 tricks from the revokes); Revokes: Bob and Cat"
+        in (by_name["dan"])
+    )
     assert "Table 1, hand 2: Made; Dan led out of turn: the stakes are claimed" in by_name["dan"]
     assert "Table 2, hand 1: Void: revokes on both sides; Revokes: Fay and Gus" in by_name["eve"]
-    assert "Rulings in your hands" not in by_name["ivy"]  # Ivy sat out the void hand
+    assert "ivy" not in by_name  # Ivy sat out table 2's only hand: she played none, no email
 
 
 # --- the club data file ----------------------------------------------------------------------
