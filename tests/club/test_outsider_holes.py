@@ -107,8 +107,10 @@ def test_one_client_asking_for_many_addresses_is_told_to_wait(public_claiming):
     assert Client(REMOTE_ADDR="10.1.1.1").post(url, {"email": "cat@example.org"}).status_code == 200
 
 
-def test_the_limits_hold_across_web_processes(public_claiming):
-    """Each process's own cache forgets (another gunicorn worker): the count is the database's."""
+def test_the_limits_hold_across_web_processes(public_claiming, settings):
+    """Each process's own cache forgets (another gunicorn worker): the count is the database's.
+    (With Redis the count is Redis's, shared already: tests/club/test_write_limit_shared.py.)"""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     url = reverse("claim", args=[public_claiming.slug])
     for _ in range(5):
         Client().post(url, {"email": "cat@example.org"})
