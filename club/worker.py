@@ -4,6 +4,8 @@
   waits, tries again (every second at first, then every ten), and goes on where it was; a task
   it was running when the database went is run again once the database answers (the tasks are
   written to be run twice: publishing moves a night once, each email is sent once).
+- Between tasks it catches up the clubs' grades: each hand's save leaves its key in the grades'
+  backlog, in the save's own transaction, and queues no task (club/services/grades.py).
 - A task left "running" by a worker that died (killed, its machine lost) is taken up again once
   it has run for longer than TASKS_MAX_RUN_SECONDS, once; left so a second time, it is marked
   failed, with a line in the log, rather than tried forever. /healthz reports it meanwhile.
@@ -30,6 +32,7 @@ from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
 from club import ratelimit
+from club.services import grades
 
 log = logging.getLogger("club.worker")
 
@@ -62,6 +65,8 @@ class Worker(BaseWorker):
                     ratelimit.sweep()  # the limits' windows long over
                     swept_at = time.monotonic()
                 task_result, looked = self.next_task()
+                if task_result is None:
+                    self.catch_up_grades()
             except DatabaseError as error:
                 if not _unreachable(error):
                     raise
@@ -77,6 +82,19 @@ class Worker(BaseWorker):
                 close_old_connections()
             if self.running and task_result is None:
                 time.sleep(self.interval)
+
+    def catch_up_grades(self) -> int:
+        """Rate the hands saved or changed since the last catch-up; how many were rated. A
+        failure is logged and tried again next round: it must not stop the emails' tasks."""
+        try:
+            return grades.drain_all() if grades.waiting() else 0
+        except DatabaseError as error:
+            if _unreachable(error):
+                raise
+            log.exception("Could not catch up the grades")
+        except Exception:
+            log.exception("Could not catch up the grades")
+        return 0
 
     def next_task(self) -> tuple[DBTaskResult | None, bool]:
         """(the task claimed for this worker or None, whether the queue could be read)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import Prefetch, Sum, prefetch_related_objects
 
@@ -93,6 +94,18 @@ class TableSheet:
     def seat_totals(self) -> list[tuple[Player, int]]:
         """(player, total) in seat order: the compact sheet names each total in its bar."""
         return list(zip(self.seats, self.totals, strict=True))
+
+
+def attach_seats(table: Table, seats: list[Seat]) -> Table:
+    """Keep seats read elsewhere (in seat order, with their players) as the table's prefetched
+    `seats`, as prefetch_seats would have."""
+    queryset: Any = table.seats.all()
+    queryset._result_cache = seats
+    queryset._prefetch_done = True
+    if not hasattr(table, "_prefetched_objects_cache"):
+        table._prefetched_objects_cache = {}  # type: ignore[attr-defined]
+    table._prefetched_objects_cache["seats"] = queryset  # type: ignore[attr-defined]
+    return table
 
 
 def prefetch_seats(table: Table) -> Table:

@@ -13,11 +13,11 @@ players has a snapshot (`GradeLine`), so a change to a hand recomputes only from
 
 Recording a hand at the end of the night (nearly always the case) re-rates just that hand. None
 of this happens in the hand's own request: a save writes one `GradeBacklog` row (its key) in its
-transaction and, once committed, queues the `drain_grades` task (django-tasks), which rates the
+transaction, and the task worker (club/worker.py), finding the backlog between tasks, rates the
 club's hands again from the earliest waiting key with the club's row locked, so that two catch-ups
-of one club take turns while the tables' saves never wait for the grades. `rebuild` rates
-everything from scratch; the tests check it gives exactly the same figures as any sequence of
-changes, caught up.
+of one club take turns while the tables' saves never wait for the grades (and queue no task).
+`rebuild` rates everything from scratch; the tests check it gives exactly the same figures as
+any sequence of changes, caught up.
 
 Every hand of the club is rated, whatever its season, and also nights that do not count in the
 standings (a tournament run apart is still play against real opponents). Re-scoring under another
@@ -38,6 +38,7 @@ from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Field, Model, OuterRef, Q, Subquery
 from django_tasks import task
+from django_tasks.backends.immediate import ImmediateBackend
 
 from club.models import (
     AuditEvent,
@@ -419,17 +420,26 @@ def rebuild(club: Club, timings: dict[str, float] | None = None) -> int:
 
 
 def _queue(club_id: int, key: str) -> None:
-    """Note the change (one INSERT, inside the caller's transaction) and, once it is committed,
-    ask the task queue to catch the club's grades up."""
+    """Note the change: one INSERT, inside the caller's transaction, so that a saved hand and
+    its catch-up are kept or lost together. The task worker finds the backlog between tasks
+    (club/worker.py) and catches the club up; a save queues no task of its own. Where tasks run
+    at once, in the request (the demo's `TASKS_BACKEND=immediate`), there is no worker: the
+    catch-up runs as soon as the change is committed."""
     GradeBacklog.objects.create(club_id=club_id, from_key=key)
-    transaction.on_commit(lambda: _enqueue(club_id))
+    if isinstance(drain_grades.get_backend(), ImmediateBackend):
+        transaction.on_commit(lambda: _enqueue(club_id))
 
 
 def _enqueue(club_id: int) -> None:
     try:
         drain_grades.enqueue(club_id)
-    except Exception:  # the queue being down must not undo a saved hand: publish_due catches up
-        log.exception("Could not queue the grades of club %s", club_id)
+    except Exception:  # a catch-up failing must not undo a saved hand: publish_due catches up
+        log.exception("Could not catch up the grades of club %s", club_id)
+
+
+def waiting() -> bool:
+    """Whether any club's grades are behind its hands (the worker looks between tasks)."""
+    return GradeBacklog.objects.exists()
 
 
 def rebuild_later(club: Club) -> None:

@@ -28,6 +28,7 @@ from django.db import connection
 from django.db.models import F, QuerySet
 
 from club.models import Club, Night, RuleSet, Season
+from club.queries.prepared import PreparedRead
 
 
 class NightGone(Exception):
@@ -75,12 +76,18 @@ def lock_night(night_id: int, shared: bool = False) -> Night:
     return night
 
 
+# Read by every save under its lock: compiled once (club.queries.prepared).
+_NIGHT = PreparedRead(
+    lambda night_id: Night.objects.select_related(*NIGHT_WITH).filter(pk=night_id), [int]
+)
+
+
 def _read_night(night_id: int) -> Night:
     """The night with what a hand's save reads of it, after its locks: one query."""
-    try:
-        return Night.objects.select_related(*NIGHT_WITH).get(pk=night_id)
-    except Night.DoesNotExist:
-        raise NightGone("This night was deleted by someone else meanwhile.") from None
+    found = _NIGHT.rows(night_id)
+    if not found:
+        raise NightGone("This night was deleted by someone else meanwhile.")
+    return found[0]
 
 
 def _share_lock_rows(night_id: int) -> None:

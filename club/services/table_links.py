@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 
-from club.models import AuditEvent, Hand, Night, Player, Table, TableLink
+from club.models import AuditEvent, Hand, Night, Player, Seat, Table, TableLink
+from club.models.table_links import hash_token
+from club.queries.prepared import PreparedRead
+from club.queries.table_sheet import attach_seats, prefetch_seats
 from club.services import tokens
 from club.services.hands import HandConflict, HandGone, LinkSource, snapshot
 from club.services.locks import NightGone, lock_night
@@ -74,20 +77,64 @@ def reissue(table: Table, user: User | None) -> TableLink:
     return tokens.reissue(holder(table), user)
 
 
-def find(token: str) -> TableLink | None:
-    """The live link a token names, with its table, night, season, rules and club; None for a
-    revoked, replaced or made-up token (one query)."""
-    return tokens.find(
-        TableLink.objects.select_related(
-            "table",
-            "table__night",
-            "table__night__season",
+def _live_link_query() -> QuerySet[TableLink]:
+    return TableLink.objects.select_related(
+        "table",
+        "table__night",
+        "table__night__season",
+        "table__night__season__rule_set",
+        "table__night__season__club",
+        "table__night__tournament",
+    ).filter(table__night__season__club__closed_at=None)  # a closed club's links are gone
+
+
+# The link's own columns, read beside each seat of its table (`_SEATS_BY_TOKEN`).
+_LINK_COLUMNS = [f.attname for f in TableLink._meta.concrete_fields]
+
+
+def _seats_by_token(token_hash: str) -> QuerySet[Seat]:
+    """The seats of the table a live link names, each with its player, the table, night,
+    season, rule set, club and tournament, and the link's columns as `link_<column>`."""
+    return (
+        Seat.objects.filter(
+            table__links__token_hash=token_hash,
+            table__links__revoked_at=None,
+            table__night__season__club__closed_at=None,
+        )
+        .annotate(**{f"link_{name}": F(f"table__links__{name}") for name in _LINK_COLUMNS})
+        .select_related(
+            "player",
             "table__night__season__rule_set",
             "table__night__season__club",
             "table__night__tournament",
-        ).filter(table__night__season__club__closed_at=None),  # a closed club's links are gone
-        token,
+        )
+        .order_by("position")
     )
+
+
+# Every request through a table's link starts here: compiled once (club.queries.prepared).
+_SEATS_BY_TOKEN = PreparedRead(_seats_by_token, [str], shared=["table"])
+
+
+def find(token: str) -> TableLink | None:
+    """The live link a token names, with its table (and the table's seats and their players,
+    prefetched), night, season, rules, club and tournament; None for a revoked, replaced or
+    made-up token. One query."""
+    if not token or len(token) > tokens.LONGEST_TOKEN:
+        return None
+    seats = _SEATS_BY_TOKEN.rows(hash_token(token))
+    if not seats:  # no such link, or a table nobody sits at (two queries, as before)
+        link = tokens.find(_live_link_query(), token)
+        if link is not None:
+            prefetch_seats(link.table)
+        return link
+    table = seats[0].table
+    link = TableLink.from_db(
+        "default", _LINK_COLUMNS, [getattr(seats[0], f"link_{name}") for name in _LINK_COLUMNS]
+    )
+    link.table = table
+    attach_seats(table, seats)
+    return link
 
 
 def confirm_hand(
