@@ -1,0 +1,94 @@
+"""A read compiled once a process (club.queries.prepared) gives exactly what its queryset gives:
+the same rows, every field converted the same way (dates, times, JSON), the same related objects;
+it compiles once, runs one query a call, and shares the object every row names alike."""
+
+from __future__ import annotations
+
+import datetime as dt
+from unittest import mock
+
+import pytest
+from django.db.models.sql.compiler import SQLCompiler
+from django.utils import timezone
+
+from club.models import Night, Seat, TableLink
+from club.queries.prepared import PreparedRead
+from club.services import table_links as link_service
+from club.services.locks import NIGHT_WITH
+
+pytestmark = pytest.mark.django_db
+
+
+def _fields(obj) -> dict[str, object]:
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+
+
+def test_a_night_read_prepared_is_the_night_its_queryset_reads(night, table4, secretary):
+    Night.objects.filter(pk=night.pk).update(
+        title="Crown & Anchor's 2nd night", publish_after=timezone.now()
+    )
+    read = PreparedRead(lambda pk: Night.objects.select_related(*NIGHT_WITH).filter(pk=pk), [int])
+    (prepared,) = read.rows(night.pk)
+    plain = Night.objects.select_related(*NIGHT_WITH).get(pk=night.pk)
+    assert _fields(prepared) == _fields(plain)
+    for path in ("season", "season.club", "season.rule_set"):
+        a, b = prepared, plain
+        for step in path.split("."):
+            a, b = getattr(a, step), getattr(b, step)
+        assert _fields(a) == _fields(b), path
+    assert prepared.season.rule_set.data == plain.season.rule_set.data  # JSON, as a dict
+    assert prepared.publish_after.tzinfo is not None  # a time, converted and aware
+    assert isinstance(prepared.date, dt.date) and prepared.date == night.date
+    assert read.rows(-1) == []
+
+
+def test_it_compiles_once_and_runs_one_query_a_call(night, table4, django_assert_num_queries):
+    read = PreparedRead(lambda pk: Seat.objects.select_related("player").filter(table_id=pk), [int])
+    read.rows(table4.pk)
+    compiling = mock.patch.object(SQLCompiler, "as_sql", side_effect=AssertionError("compiled"))
+    with compiling, django_assert_num_queries(1):
+        seats = read.rows(table4.pk)
+    assert sorted(s.player.name for s in seats) == sorted(
+        s.player.name for s in Seat.objects.filter(table=table4).select_related("player")
+    )
+
+
+def test_a_table_links_read_has_its_seats_and_names_one_table(
+    table4, secretary, django_assert_num_queries
+):
+    link = link_service.night_links(table4.night, secretary)[table4.pk]
+    plain = TableLink.objects.get(pk=link.pk)
+    with django_assert_num_queries(1):
+        found = link_service.find(link.token)
+        seats = list(found.table.seats.all())
+        names = [s.player.name for s in seats]
+        club = found.table.night.season.club
+    assert _fields(found) == _fields(plain)
+    assert found.issued_at == plain.issued_at and found.revoked_at is None
+    assert [s.position for s in seats] == sorted(s.position for s in seats)
+    assert names == [s.player.name for s in Seat.objects.filter(table=table4).order_by("position")]
+    assert all(s.table is found.table for s in seats)  # one table, not a copy a seat
+    assert club.slug == "crown"
+
+
+def test_a_revoked_or_made_up_token_finds_nothing(table4, secretary):
+    link = link_service.night_links(table4.night, secretary)[table4.pk]
+    token = link.token
+    assert link_service.find(token[:-1] + ("a" if token[-1] != "a" else "b")) is None
+    link_service.revoke(table4, secretary)
+    assert link_service.find(token) is None
+
+
+def test_a_link_to_a_table_nobody_sits_at_is_still_found(table4, secretary):
+    link = link_service.night_links(table4.night, secretary)[table4.pk]
+    Seat.objects.filter(table=table4).delete()
+    found = link_service.find(link.token)
+    assert found is not None and found.pk == link.pk and list(found.table.seats.all()) == []
+
+
+def test_a_value_of_another_type_is_refused():
+    read = PreparedRead(lambda pk: Night.objects.filter(pk=pk), [int])
+    with pytest.raises(TypeError):
+        read.rows("1")
+    with pytest.raises(TypeError):
+        PreparedRead(lambda day: Night.objects.filter(date=day), [object]).rows(object())
