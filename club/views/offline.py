@@ -26,6 +26,11 @@ SHELL_ASSETS = (
     "js/vendor/idb-keyval.umd.js",
     "js/offline-queue.js",
     "js/entry-form.js",
+    "js/table-events.js",
+    "js/table-fields.js",
+    "js/table-drafts.js",
+    "js/table-outbox.js",
+    "js/table-poll.js",
     "js/table.js",
     # A table's link page (club/views/table_links.py) adds these.
     "css/table_links.css",

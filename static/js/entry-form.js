@@ -2,7 +2,7 @@
 // selects, only the fields the chosen contract uses shown (and posted), the tricks near the
 // contract's target offered first, and the form moved on to the next deal, which the server names
 // (in a save's answer, or in the rotation the page came with for use offline: scoring.table).
-// Used by static/js/table.js.
+// Used by static/js/table.js and the table-*.js scripts it comes with.
 (function () {
   "use strict";
 

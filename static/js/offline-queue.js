@@ -1,6 +1,6 @@
 // Hands saved while the phone is offline, kept in the browser (IndexedDB through the vendored
 // idb-keyval; localStorage when IndexedDB is missing) until they are sent. One list per table, in
-// the order they were saved. static/js/table.js shows them and sends them.
+// the order they were saved. static/js/table-outbox.js shows them and sends them.
 (function () {
   "use strict";
 
