@@ -1,8 +1,9 @@
 """One save in-process: `manage.py bench --save`.
 
 What one hand costs the server where the night is busiest, without HTTP or other tables: a phone's
-save through its table's link (Django's test client, with htmx's headers and its url-encoded
-body, as the page posts it) on a
+save through its table's link, handed to the WSGI application as gunicorn hands it a request
+(https, the phone's cookies and CSRF token, htmx's headers and its url-encoded body, as the page
+posts it; the test client's own bookkeeping left out) on a
 sheet of 10 hands and on one of 40. For each size it builds (once; later runs reuse them) tables
 of four with that many hands already entered, then saves the next hand at each table once and
 reports the medians and the 90th percentile of the wall clock and of this process's CPU, the
@@ -16,19 +17,23 @@ and the ratio of the save to it.
 from __future__ import annotations
 
 import datetime as dt
+import io
 import statistics
 import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlencode
 
+from django.conf import settings
+from django.core.handlers.wsgi import WSGIHandler
 from django.db import connection, transaction
 from django.db.models import Model
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.crypto import get_random_string
 
 from club.bench.live import _served
 from club.bench.nights import played_night
@@ -75,6 +80,56 @@ def _form(table: Table) -> dict[str, object]:
         "expected_number": upcoming["number"],
         "client_id": str(uuid.uuid4()),
     }
+
+
+def _posted(client: Client, url: str, data: dict[str, object]) -> dict[str, Any]:
+    """The WSGI environ of the phone's save, as gunicorn builds it from the request."""
+    body = urlencode(data).encode()
+    csrf = get_random_string(32)  # the phone's CSRF cookie and the page's token, as htmx sends it
+    cookies = [f"{name}={morsel.value}" for name, morsel in client.cookies.items()]
+    return {
+        "REQUEST_METHOD": "POST",
+        "SCRIPT_NAME": "",
+        "PATH_INFO": url,
+        "QUERY_STRING": "",
+        "SERVER_NAME": "testserver",
+        "SERVER_PORT": "443",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1",
+        "CONTENT_TYPE": FORM,
+        "CONTENT_LENGTH": str(len(body)),
+        "HTTP_HOST": "testserver",
+        "HTTP_COOKIE": "; ".join([*cookies, f"{settings.CSRF_COOKIE_NAME}={csrf}"]),
+        "HTTP_X_CSRFTOKEN": csrf,
+        "HTTP_ORIGIN": "https://testserver",
+        "HTTP_REFERER": "https://testserver" + url.replace("hands/", ""),
+        **HTMX,
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": "https",
+        "wsgi.input": io.BytesIO(body),
+        "wsgi.errors": io.StringIO(),
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+
+
+_APPLICATION = WSGIHandler()
+
+
+def _call(environ: dict[str, Any]) -> tuple[str, dict[str, str], bytes]:
+    """Call the WSGI application as a server does: (status, headers, body)."""
+    started: dict[str, Any] = {}
+
+    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
+        started.update(status=status, headers=dict(headers))
+
+    chunks = _APPLICATION(environ, cast(Any, start_response))
+    try:
+        body = b"".join(chunks)
+    finally:
+        getattr(chunks, "close", lambda: None)()
+    return started["status"], started["headers"], body
 
 
 def _insert(model: type[Model], rows: Sequence[Model], returning: bool = False) -> list[int]:
@@ -135,16 +190,16 @@ def bench_save(tables: int = 30) -> list[SaveTiming]:
                 url = reverse("link_create", args=[link.token])
                 client = Client()
                 client.get(url.replace("hands/", ""))  # the phone opened its page first
-                data = _form(table)
+                environ = _posted(client, url, _form(table))
                 with CaptureQueriesContext(connection) as captured:
                     cpu, wall = time.process_time(), time.perf_counter()
-                    response = client.post(url, urlencode(data), FORM, **HTMX)
+                    status, headers, body = _call(environ)
                     walls.append((time.perf_counter() - wall) * 1000)
                     cpus.append((time.process_time() - cpu) * 1000)
-                if response["X-Hand-Outcome"] != "saved":
-                    raise RuntimeError(f"table {table.number}: not saved: {response}")
+                if headers.get("X-Hand-Outcome") != "saved":
+                    raise RuntimeError(f"table {table.number}: not saved: {status} {body[:300]!r}")
                 queries.append(len(captured.captured_queries))
-                sizes.append(len(response.content))
+                sizes.append(len(body))
                 floors.append(_floor(table, Hand.objects.get(table=table, number=size + 1)))
             if not walls:
                 raise RuntimeError(f"every table of {night} was saved at: run seed again")

@@ -3,8 +3,6 @@ then tonight) and the closing of a club's account (its name typed)."""
 
 from __future__ import annotations
 
-import zoneinfo
-from functools import cache
 from typing import Any
 
 from django import forms
@@ -13,6 +11,7 @@ from django.contrib.auth.models import User
 from django.core.validators import validate_slug
 
 import scoring
+from club import zones
 from club.forms.setup import DECIMALS_CHOICES, preset_choices
 from club.models import Club, Player
 from club.names import normalise_name
@@ -20,17 +19,6 @@ from club.services import clubs_lifecycle
 from club.services.setup import MAX_NEW_PLAYERS
 
 DEFAULT_ZONE = "Europe/London"
-
-
-@cache
-def zone_choices() -> list[tuple[str, str]]:
-    """Every IANA zone this server knows, by region ("Europe/London" shows as "Europe / London")."""
-    names = sorted(
-        z
-        for z in zoneinfo.available_timezones()
-        if "/" in z and not z.startswith(("Etc/", "SystemV/"))
-    )
-    return [(z, z.replace("/", " / ").replace("_", " ")) for z in [*names, "UTC"]]
 
 
 def default_zone() -> str:
@@ -73,7 +61,8 @@ class ClubFields(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["time_zone"].choices = zone_choices()
+        # The same zones, grouped by area, as the club's settings offer (club/zones.py).
+        self.fields["time_zone"].choices = zones.zone_choices()
         self.fields["time_zone"].initial = default_zone()
         self.fields["preset"].choices = preset_choices()
 

@@ -1,4 +1,4 @@
-"""Reads on the hand save's path whose SQL Django compiles once per process.
+"""Statements on the hand save's path whose SQL is built once per process.
 
 Compiling a `select_related` query costs Django about a millisecond of CPU, ten times what the
 database takes to run it, and a phone's save runs two such reads (its link with the table and
@@ -6,6 +6,10 @@ its seats, then the night under its lock). A `PreparedRead` builds its queryset 
 values in place of the real ones, keeps the SQL Django compiled for it and what QuerySet
 iteration needs to build instances from a row (the converters, the related objects'
 populators), and from then on runs that SQL with the real values.
+
+A `PreparedInsert` writes rows of one model (a hand's score lines) by one INSERT whose SQL is
+built once for each number of rows, with each value prepared by its field as Django's own
+insert prepares it; like `bulk_create` it sends no signals, and it asks nothing back.
 
 The instances are what the queryset itself would give: `from_db`, the same converters, the same
 related objects (tests/club/queries/test_prepared.py compares the two, field by field).
@@ -158,3 +162,40 @@ class PreparedRead(Generic[M]):
             found.append(obj)  # type: ignore[arg-type]
             first = first or found[0]
         return found
+
+
+class PreparedInsert(Generic[M]):
+    """Rows of `model`, given as {column's attname: value} (a column left out takes its field's
+    default), written by one INSERT built once for each number of rows."""
+
+    def __init__(self, model: type[M]) -> None:
+        self._model = model
+        self._fields = [f for f in model._meta.local_concrete_fields if not f.primary_key]
+        self._sql: dict[tuple[str, str, int], str] = {}
+
+    def _statement(self, alias: str, rows: int) -> str:
+        connection = connections[alias]
+        key = (alias, connection.vendor, rows)
+        sql = self._sql.get(key)
+        if sql is None:
+            quote = connection.ops.quote_name
+            columns = ", ".join(quote(f.column) for f in self._fields)
+            marks = "(" + ", ".join(["%s"] * len(self._fields)) + ")"
+            sql = f"INSERT INTO {quote(self._model._meta.db_table)} ({columns}) VALUES "
+            sql += ", ".join([marks] * rows)
+            self._sql[key] = sql
+        return sql
+
+    def insert(self, rows: Sequence[dict[str, Any]], using: str = "default") -> None:
+        if not rows:
+            return
+        connection = connections[using]
+        params = [
+            field.get_db_prep_save(
+                row[field.attname] if field.attname in row else field.get_default(), connection
+            )
+            for row in rows
+            for field in self._fields
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(self._statement(using, len(rows)), params)

@@ -26,6 +26,7 @@ from club.models import (
     Table,
     TableLink,
 )
+from club.queries.prepared import PreparedInsert
 from club.queries.table_state import TableState, table_state
 from club.queries.wrong_cards import wrong_card_names
 from club.services import grades, publish
@@ -469,8 +470,12 @@ def score_line_rows(hand: Hand, scored: ScoredHand) -> list[dict[str, Any]]:
     return rows
 
 
+# A hand's score lines, one INSERT built once a process (club.queries.prepared).
+_LINES: PreparedInsert[ScoreLine] = PreparedInsert(ScoreLine)
+
+
 def _write_lines(hand: Hand, scored: ScoredHand) -> None:
-    ScoreLine.objects.bulk_create(score_lines_for(hand, scored))
+    _LINES.insert(score_line_rows(hand, scored))
 
 
 def _subject(hand: Hand) -> str:
