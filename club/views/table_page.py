@@ -49,8 +49,7 @@ def locked(request: HttpRequest, route: TableRoute, night: Night) -> bool:
 
 def club_table(request: HttpRequest, slug: str, table_id: int, power: str) -> tuple[Club, Table]:
     club = access.get_club(request, slug)
-    table = access.get_table(request, club, table_id, power)
-    return club, prefetch_seats(table)
+    return club, access.get_table_with_seats(request, club, table_id, power)
 
 
 def club_hand(request: HttpRequest, slug: str, hand_id: int, power: str) -> tuple[Club, Hand]:

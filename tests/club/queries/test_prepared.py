@@ -9,8 +9,10 @@ from unittest import mock
 
 import pytest
 from django.db.models.sql.compiler import SQLCompiler
+from django.http import Http404
 from django.utils import timezone
 
+from club import access
 from club.models import Night, Seat, TableLink
 from club.queries.prepared import PreparedRead
 from club.services import table_links as link_service
@@ -92,3 +94,20 @@ def test_a_value_of_another_type_is_refused():
         read.rows("1")
     with pytest.raises(TypeError):
         PreparedRead(lambda day: Night.objects.filter(date=day), [object]).rows(object())
+
+
+def test_a_members_table_read_has_its_seats_and_another_clubs_table_is_a_404(
+    rf, club, other_club, table4, secretary, django_assert_num_queries
+):
+    request = rf.get("/")
+    request.user = secretary
+    access.can(secretary, club, access.SCORE)  # the membership, read before the table's read
+    with django_assert_num_queries(1):
+        table = access.get_table_with_seats(request, club, table4.pk, access.SCORE)
+        names = [s.player.name for s in table.seats.all()]
+        rules = table.night.season.rule_set.rules
+    assert table.pk == table4.pk and table.night.season.club is club
+    assert names == [s.player.name for s in Seat.objects.filter(table=table4).order_by("position")]
+    assert rules == table4.night.season.rule_set.rules
+    with pytest.raises(Http404):
+        access.get_table_with_seats(request, other_club, table4.pk, access.READ)
