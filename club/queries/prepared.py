@@ -28,9 +28,12 @@ from django.db.models.query import get_related_populators  # type: ignore[attr-d
 
 M = TypeVar("M", bound=Model)
 
-# Stand-ins for the values, unlike any real one, found again in the compiled parameters.
+# Stand-ins for the values, found again among the compiled parameters (the queries have no other
+# values; a real row may hold the same number: it is the parameter's place that is kept). The
+# numbers fit every integer column, the positive small ones too: Django compiles a lookup past a
+# column's range to nothing.
 _TEXT_MARK = "\x00prepared-read-{}\x00"
-_NUMBER_MARK = -7_777_777_000
+_NUMBER_MARK = 32_000
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,8 @@ class _Plan:
     sql: str
     params: tuple[Any, ...]
     slots: tuple[int, ...]  # where each value goes in params
+    # What each value is given as: the backend may wrap a number for its column (psycopg's Int2).
+    wrappers: tuple[type, ...]
     model: type[Model]
     init_list: list[str]
     start: int
@@ -77,7 +82,7 @@ class PreparedRead(Generic[M]):
             if kind is str:
                 markers.append(_TEXT_MARK.format(i))
             elif kind is int:
-                markers.append(_NUMBER_MARK - i)
+                markers.append(_NUMBER_MARK + i)
             else:
                 raise TypeError(f"a prepared read takes str or int values, not {kind!r}")
         return markers
@@ -94,7 +99,8 @@ class PreparedRead(Generic[M]):
             sql, params = compiler.as_sql()
             slots = []
             for marker in markers:
-                found = [i for i, p in enumerate(params) if p == marker and type(p) is type(marker)]
+                kind = type(marker)
+                found = [i for i, p in enumerate(params) if isinstance(p, kind) and p == marker]
                 if len(found) != 1:
                     raise ValueError(f"a prepared read's value must appear once: {found}")
                 slots.append(found[0])
@@ -113,6 +119,7 @@ class PreparedRead(Generic[M]):
                 sql=sql,
                 params=tuple(params),
                 slots=tuple(slots),
+                wrappers=tuple(type(params[slot]) for slot in slots),
                 model=klass_info["model"],
                 init_list=[f[0].target.attname for f in select[start:end]],
                 start=start,
@@ -134,10 +141,12 @@ class PreparedRead(Generic[M]):
         """The queryset's instances for these values (one query)."""
         plan = self._plan(using)
         params = list(plan.params)
-        for slot, value, kind in zip(plan.slots, values, self._kinds, strict=True):
+        for slot, wrap, value, kind in zip(
+            plan.slots, plan.wrappers, values, self._kinds, strict=True
+        ):
             if type(value) is not kind:
                 raise TypeError(f"expected {kind.__name__}, got {value!r}")
-            params[slot] = value
+            params[slot] = value if wrap is kind else wrap(value)
         connection = connections[using]
         with connection.cursor() as cursor:
             cursor.execute(plan.sql, params)
@@ -160,7 +169,8 @@ class PreparedRead(Generic[M]):
             for name, pos in plan.annotations.items():
                 setattr(obj, name, row[pos])
             found.append(obj)  # type: ignore[arg-type]
-            first = first or found[0]
+            if first is None:
+                first = found[0]
         return found
 
 

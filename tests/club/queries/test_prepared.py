@@ -111,3 +111,17 @@ def test_a_members_table_read_has_its_seats_and_another_clubs_table_is_a_404(
     assert rules == table4.night.season.rule_set.rules
     with pytest.raises(Http404):
         access.get_table_with_seats(request, other_club, table4.pk, access.READ)
+
+
+def test_a_value_for_a_small_integer_column_is_prepared_on_every_database(
+    table4, players, secretary
+):
+    """PostgreSQL's columns have ranges: a stand-in outside a column's range would compile to
+    no query at all, so the stand-ins fit every integer column."""
+    read = PreparedRead(
+        lambda table_id, position: Seat.objects.filter(table_id=table_id, position=position),
+        [int, int],
+    )
+    (seat,) = read.rows(table4.pk, 2)
+    assert seat == Seat.objects.get(table=table4, position=2)
+    assert read.rows(table4.pk, 40) == []
