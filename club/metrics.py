@@ -99,6 +99,11 @@ class FromTheDatabase(Collector):
                 "How long the longest-held task has been running (a dead worker's grows)",
                 queue.longest_running_seconds or 0,
             )
+            yield _gauge(
+                "solo_grades_oldest_waiting_seconds",
+                "How long the oldest change has waited for a worker to catch the grades up",
+                queue.grades_waiting_seconds or 0,
+            )
         counts = dict(Delivery.objects.values_list("status").annotate(n=Count("id")).order_by())
         for status, helptext in (
             (Delivery.Status.SENT, "Results emails sent"),

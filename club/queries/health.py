@@ -1,6 +1,7 @@
 """What /healthz reports about this web node: can it reach the database and the cache, how long
-has the oldest background task been waiting for a worker, and has a task been running for longer
-than any should (its worker died holding it). Nothing about any club.
+has the oldest background task (or the oldest change to the grades) been waiting for a worker,
+and has a task been running for longer than any should (its worker died holding it). Nothing
+about any club.
 
 Each check catches its own failure, so a node whose database is down still answers, saying so.
 """
@@ -20,6 +21,8 @@ from django.db import connection
 from django.db.models import Count, Min, Q
 from django.utils import timezone
 
+from club.models import GradeBacklog
+
 
 @dataclass(frozen=True)
 class Check:
@@ -37,6 +40,9 @@ class Queue:
     oldest_seconds: int | None  # how long the oldest of them has been due
     running: int | None = None  # tasks a worker holds
     longest_running_seconds: int | None = None  # how long the longest of them has been held
+    # How long the oldest change has waited for the worker to catch the grades up (a save
+    # leaves it in the database and queues no task: a worker that stopped shows here too).
+    grades_waiting_seconds: int | None = None
 
 
 def _timed(probe: Callable[[], object]) -> Check:
@@ -108,10 +114,15 @@ def task_queue(reachable: bool = True, now: dt.datetime | None = None) -> Queue 
         held = DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING).aggregate(
             n=Count("id"), since=Min("started_at")
         )
+        grades_since = GradeBacklog.objects.aggregate(since=Min("at"))["since"]
     except Exception:
         return Queue(False, None, None)
     since = [t for t in (row["queued"], row["deferred"]) if t is not None]
     oldest = int((now - min(since)).total_seconds()) if since else 0
     longest = int((now - held["since"]).total_seconds()) if held["since"] else 0
-    ok = oldest <= settings.TASKS_MAX_WAIT_SECONDS and longest <= settings.TASKS_MAX_RUN_SECONDS
-    return Queue(ok, row["n"], oldest, held["n"], longest)
+    grades = max(0, int((now - grades_since).total_seconds())) if grades_since else 0
+    ok = (
+        max(oldest, grades) <= settings.TASKS_MAX_WAIT_SECONDS
+        and longest <= settings.TASKS_MAX_RUN_SECONDS
+    )
+    return Queue(ok, row["n"], oldest, held["n"], longest, grades)

@@ -106,6 +106,7 @@ def test_the_age_of_the_oldest_waiting_task(client, settings):
         "oldest_seconds": 0,
         "running": 0,
         "longest_running_seconds": 0,
+        "grades_waiting_seconds": 0,
     }
 
     now = timezone.now()
@@ -125,6 +126,23 @@ def test_the_age_of_the_oldest_waiting_task(client, settings):
     status, body = healthz(client)
     assert status == 200 and body["status"] == "degraded"
     assert body["tasks"]["ok"] is False and body["tasks"]["oldest_seconds"] >= 600
+
+
+def test_grades_waiting_too_long_for_a_worker_leave_the_node_degraded(client, settings, club):
+    """A save queues no task for its grades (the worker finds the backlog): a stopped worker
+    shows in the backlog's age."""
+    from club.models import GradeBacklog
+
+    settings.TASKS = DB_QUEUE
+    settings.TASKS_MAX_WAIT_SECONDS = 300
+    change = GradeBacklog.objects.create(club=club, from_key="2026-11-20|1|1|1")
+    GradeBacklog.objects.filter(pk=change.pk).update(at=timezone.now() - dt.timedelta(seconds=90))
+    status, body = healthz(client)
+    assert body["status"] == "ok" and 90 <= body["tasks"]["grades_waiting_seconds"] < 150
+    GradeBacklog.objects.filter(pk=change.pk).update(at=timezone.now() - dt.timedelta(minutes=10))
+    status, body = healthz(client)
+    assert status == 200 and body["status"] == "degraded"
+    assert body["tasks"]["ok"] is False and body["tasks"]["grades_waiting_seconds"] >= 600
 
 
 def test_a_task_held_too_long_by_a_worker_that_died_is_reported(client, settings):

@@ -138,8 +138,13 @@ def test_the_queue_and_the_emails_from_the_database(
             status=status,
             sent_at=timezone.now() if status == "sent" else None,
         )
+    # The hand's grades wait for the worker (a save queues no task for them).
+    from club.models import GradeBacklog
+
+    GradeBacklog.objects.update(at=timezone.now() - dt.timedelta(seconds=200))
     samples = scrape()
     assert value(samples, "solo_tasks_waiting") == 1
     assert 120 <= value(samples, "solo_tasks_oldest_waiting_seconds") < 180
+    assert 200 <= value(samples, "solo_grades_oldest_waiting_seconds") < 260
     assert value(samples, "solo_emails_sent_total") == 2
     assert value(samples, "solo_emails_failed_total") == 1
