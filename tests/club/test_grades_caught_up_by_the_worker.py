@@ -10,24 +10,11 @@ from django_tasks_db.models import DBTaskResult
 from club.models import Grade, GradeBacklog
 from club.services import grades
 from club.services.hands import HandEntry, record_hand
-from club.worker import Worker
+from tests.club.worker_kit import a_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)
 DATABASE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 IMMEDIATE = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
-
-
-def _worker() -> Worker:
-    return Worker(
-        queue_names=["default"],
-        interval=0,
-        batch=True,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id="grades-worker",
-        excluded_queue_names=[],
-    )
 
 
 def _solo(table4, players, secretary) -> None:
@@ -42,17 +29,17 @@ def test_a_save_queues_no_task_and_the_worker_catches_the_grades_up(
     _solo(table4, players, secretary)
     assert not DBTaskResult.objects.exists()  # the save queued nothing
     assert GradeBacklog.objects.count() == 1 and not Grade.objects.exists()
-    _worker().run()  # batch: one round, then it stops with nothing left to do
+    a_worker("grades-worker").run()  # batch: one round, then it stops with nothing left to do
     assert not GradeBacklog.objects.exists()
     assert Grade.objects.filter(player=players[1]).get().hands == 1
 
 
 def test_the_worker_with_no_backlog_rates_nothing(settings, table4, players, secretary):
     settings.TASKS = DATABASE
-    assert _worker().catch_up_grades() == 0
+    assert a_worker("grades-worker").catch_up_grades() == 0
     _solo(table4, players, secretary)
-    assert _worker().catch_up_grades() == 1
-    assert _worker().catch_up_grades() == 0
+    assert a_worker("grades-worker").catch_up_grades() == 1
+    assert a_worker("grades-worker").catch_up_grades() == 0
 
 
 def test_a_failing_catch_up_is_logged_and_the_worker_goes_on(
@@ -65,7 +52,7 @@ def test_a_failing_catch_up_is_logged_and_the_worker_goes_on(
         raise RuntimeError("a bug in the grades")
 
     monkeypatch.setattr(grades, "drain_all", broken)
-    assert _worker().catch_up_grades() == 0
+    assert a_worker("grades-worker").catch_up_grades() == 0
     assert "Could not catch up the grades" in caplog.text
     assert GradeBacklog.objects.count() == 1  # still waiting: the next round tries again
 

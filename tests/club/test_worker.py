@@ -23,8 +23,8 @@ from club.models import Delivery
 from club.services import results_mail
 from club.services.nights import close_night
 from club.services.publish import publish
-from club.worker import Worker
 from tests.club.ledger_kit import give_emails, play
+from tests.club.worker_kit import a_worker
 
 pytestmark = pytest.mark.django_db
 DUMMY = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
@@ -108,19 +108,6 @@ def _task(settings, **fields):
     )
 
 
-def _worker() -> Worker:
-    return Worker(
-        queue_names=["default"],
-        interval=0,
-        batch=True,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id="second-worker",
-        excluded_queue_names=[],
-    )
-
-
 def test_a_task_left_running_by_a_dead_worker_is_run_again_once(settings, night):
     from django_tasks_db.models import DBTaskResult
 
@@ -133,7 +120,7 @@ def test_a_task_left_running_by_a_dead_worker_is_run_again_once(settings, night)
         started_at=now - dt.timedelta(minutes=2),
         worker_ids=["first-worker"],
     )
-    worker = _worker()
+    worker = a_worker()
     assert worker.take_up_abandoned() == 0  # two minutes: its worker may still be at it
     DBTaskResult.objects.filter(pk=held.pk).update(started_at=now - dt.timedelta(minutes=11))
     assert worker.take_up_abandoned() == 1
@@ -155,7 +142,7 @@ def test_a_task_left_running_a_second_time_is_marked_failed_not_tried_forever(se
         started_at=timezone.now() - dt.timedelta(minutes=11),
         worker_ids=["first-worker", "second-worker"],
     )
-    assert _worker().take_up_abandoned() == 0
+    assert a_worker().take_up_abandoned() == 0
     failed = DBTaskResult.objects.get(pk=held.pk)
     assert failed.status == "FAILED" and failed.exception_class_path.endswith("TaskAbandoned")
     assert "left running twice" in caplog.text
