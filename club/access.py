@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404
 
 from club import zones
 from club.models import Club, Membership, Night, Player, Role, RuleSet, Season, Seat, Table
-from club.queries.prepared import PreparedRead
+from club.prepared import PreparedRead
 from club.queries.table_sheet import attach_seats, prefetch_seats
 
 P = ParamSpec("P")
@@ -154,7 +154,7 @@ def _seats_of_table(table_id: int, club_id: int) -> QuerySet[Seat]:
     )
 
 
-# The table page's every request starts here: compiled once (club.queries.prepared).
+# The table page's every request starts here: compiled once (club.prepared).
 _TABLE_SEATS = PreparedRead(_seats_of_table, [int, int], shared=["table"])
 
 

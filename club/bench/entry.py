@@ -163,6 +163,9 @@ def refuse_a_taken_port(port: int) -> None:
     """Stop before starting a server on a port another process holds (a server left over from
     an interrupted run): the saves would go to it, and its CPU would not be counted."""
     with socket.socket() as probe:
+        # As the servers bind: the connections a stopped server left closing (TIME_WAIT) do not
+        # hold the port, only a server still listening on it does.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(("127.0.0.1", port))
         except OSError:

@@ -8,6 +8,7 @@ computes a score.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,7 +54,41 @@ def plain_choices(field: forms.ChoiceField, choices: list[tuple[str, str]]) -> N
     field._choices = field.widget._choices = choices  # type: ignore[attr-defined]
 
 
-class PlayerField(forms.ChoiceField):
+class PlainSelect(forms.Select):
+    """A select whose choices are set by plain_choices: made with none, not normalised."""
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        forms.Widget.__init__(self, attrs)
+        self._choices: list[tuple[str, str]] = []
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PlainSelect:
+        copied = copy.copy(self)
+        copied.attrs = self.attrs.copy()
+        copied._choices = list(self._choices)
+        memo[id(self)] = copied
+        return copied
+
+
+class PlainChoiceField(forms.ChoiceField):
+    """A choice field given its choices as plain (value, label) text pairs (plain_choices): a
+    hand form builds about ten of these each time, and ChoiceField's own __init__ only
+    normalises the choices it is given, so it is passed over for Field's."""
+
+    widget = PlainSelect
+
+    def __init__(self, *, choices: list[tuple[str, str]], **kwargs: Any) -> None:
+        forms.Field.__init__(self, **kwargs)
+        plain_choices(self, list(choices))  # its own list: a module's constant is shared
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PlainChoiceField:
+        # A form's declared fields are copied for each form: Field's copy, and the same choices
+        # (ChoiceField's copy would normalise them again).
+        copied = forms.Field.__deepcopy__(self, memo)
+        plain_choices(copied, list(self._choices))  # type: ignore[attr-defined]
+        return copied
+
+
+class PlayerField(PlainChoiceField):
     """A select of the given players (by id) that cleans to the Player itself, with no query."""
 
     default_error_messages = {
@@ -67,8 +102,7 @@ class PlayerField(forms.ChoiceField):
         choices = [(key, p.name) for key, p in self.players.items()]
         if empty_label is not None:
             choices.insert(0, ("", empty_label))
-        super().__init__(**kwargs)
-        plain_choices(self, choices)
+        super().__init__(choices=choices, **kwargs)
 
     def clean(self, value: Any) -> Player | None:
         key = super().clean(value)
@@ -87,10 +121,12 @@ class Preview:
 class HandForm(HandLayout, forms.Form):
     fields: dict[str, Any]  # by name, each its own kind of field (choices, queryset)
 
-    contract = forms.ChoiceField(
-        label="Contract", error_messages={"required": "Choose the contract (or All passed)."}
+    contract = PlainChoiceField(
+        choices=[],  # the table's contracts, set for each form
+        label="Contract",
+        error_messages={"required": "Choose the contract (or All passed)."},
     )
-    trump = forms.ChoiceField(
+    trump = PlainChoiceField(
         label="Trumps",
         choices=TRUMP_CHOICES,
         required=False,
@@ -199,7 +235,7 @@ class HandForm(HandLayout, forms.Form):
         self.fields["third_revoke_by"] = PlayerField(
             self.players, label="A third revoke by", empty_label="— nobody —", required=False
         )
-        self.fields["penalty"] = forms.ChoiceField(
+        self.fields["penalty"] = PlainChoiceField(
             label="Penalty against the misère",
             choices=PENALTY_CHOICES,
             required=False,
@@ -210,7 +246,7 @@ class HandForm(HandLayout, forms.Form):
         )
         self.fields["wrong_cards"] = WrongCardsField(self.players)
         if rules.record_turned_suit:
-            self.fields["turned_suit"] = forms.ChoiceField(
+            self.fields["turned_suit"] = PlainChoiceField(
                 label="Suit turned up", choices=SUIT_CHOICES, required=False
             )
         if rules.all_passed is scoring.AllPassed.GENERAL_MISERE:

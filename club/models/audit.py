@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 
 from club import live_marks
+from club.prepared import PreparedInsert
 
 if TYPE_CHECKING:
     from club.models.nights import Night
@@ -60,10 +61,18 @@ class AuditEvent(models.Model):
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.night is not None and not self.night_label:
             self.night_label = night_label(self.night)
-        super().save(*args, **kwargs)
+        if self._state.adding and self.pk is None and not args and set(kwargs) <= _PLAIN_INSERT:
+            # Every change writes one (a hand's save too): its INSERT is built once a process.
+            _NEW_EVENTS.create(self, using=kwargs.get("using") or "default")
+        else:
+            super().save(*args, **kwargs)
         if self.night_id is not None:
             # Every change to a night writes an event: live boards must look again.
             live_marks.forget_on_commit(self.night_id)
+
+
+_NEW_EVENTS: PreparedInsert[AuditEvent] = PreparedInsert(AuditEvent)
+_PLAIN_INSERT = {"force_insert", "using"}  # what objects.create() passes
 
 
 def night_label(night: Night) -> str:

@@ -1,8 +1,29 @@
 from __future__ import annotations
 
+import copy
+
 from django.db import models
 
 import scoring
+
+# Each stored rule set's rules, read once a process: a save reads its rule set twice (with the
+# table, then under the night's lock), each time as a new instance. Keyed by the row and checked
+# against the data it was read from, so an edited rule set is read again; scoring.RuleSet is
+# frozen, and nothing changes its stakes, so one copy serves every request.
+_PARSED: dict[int, tuple[dict, scoring.RuleSet]] = {}
+_PARSED_MAX = 1024
+
+
+def _parsed(pk: int | None, data: dict) -> tuple[dict, scoring.RuleSet]:
+    known = _PARSED.get(pk) if pk is not None else None
+    if known is not None and known[0] == data:
+        return known
+    parsed = (copy.deepcopy(data), scoring.RuleSet.from_dict(data))
+    if pk is not None:
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[pk] = parsed
+    return parsed
 
 
 class RuleSet(models.Model):
@@ -38,7 +59,7 @@ class RuleSet(models.Model):
     def rules(self) -> scoring.RuleSet:
         cached = getattr(self, "_rules", None)
         if cached is None or cached[0] != self.data:
-            cached = (self.data, scoring.RuleSet.from_dict(self.data))
+            cached = _parsed(self.pk, self.data)
             self._rules = cached
         return cached[1]
 

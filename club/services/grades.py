@@ -54,6 +54,7 @@ from club.models import (
     Player,
     ScoreLine,
 )
+from club.prepared import PreparedInsert
 from scoring import grade as core
 
 log = logging.getLogger(__name__)
@@ -419,13 +420,17 @@ def rebuild(club: Club, timings: dict[str, float] | None = None) -> int:
 # -- the hooks the hand and night services call -----------------------------------------------
 
 
+# Written by every save: its INSERT built once a process.
+_BACKLOG: PreparedInsert[GradeBacklog] = PreparedInsert(GradeBacklog)
+
+
 def _queue(club_id: int, key: str) -> None:
     """Note the change: one INSERT, inside the caller's transaction, so that a saved hand and
     its catch-up are kept or lost together. The task worker finds the backlog between tasks
     (club/worker.py) and catches the club up; a save queues no task of its own. Where tasks run
     at once, in the request (the demo's `TASKS_BACKEND=immediate`), there is no worker: the
     catch-up runs as soon as the change is committed."""
-    GradeBacklog.objects.create(club_id=club_id, from_key=key)
+    _BACKLOG.create(GradeBacklog(club_id=club_id, from_key=key))
     if isinstance(drain_grades.get_backend(), ImmediateBackend):
         transaction.on_commit(lambda: _enqueue(club_id))
 

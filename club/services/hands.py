@@ -26,7 +26,7 @@ from club.models import (
     Table,
     TableLink,
 )
-from club.queries.prepared import PreparedInsert
+from club.prepared import PreparedInsert
 from club.queries.table_state import TableState, table_state
 from club.queries.wrong_cards import wrong_card_names
 from club.services import grades, publish
@@ -470,7 +470,8 @@ def score_line_rows(hand: Hand, scored: ScoredHand) -> list[dict[str, Any]]:
     return rows
 
 
-# A hand's score lines, one INSERT built once a process (club.queries.prepared).
+# A new hand and its score lines, each one INSERT built once a process (club.prepared).
+_HANDS: PreparedInsert[Hand] = PreparedInsert(Hand)
 _LINES: PreparedInsert[ScoreLine] = PreparedInsert(ScoreLine)
 
 
@@ -618,7 +619,7 @@ def save_hand(
                 awaiting_confirmation=_awaits_confirmation(night, via),
             )
             apply_result(hand, scored)
-            hand.save()
+            _HANDS.create(hand)
             write_revokes(hand, entry)
             _write_lines(hand, scored)
             grades.hand_saved(hand)

@@ -21,14 +21,14 @@ On SQLite `select_for_update` does nothing: the database lets one writer in at a
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.db import connection
 from django.db.models import F, QuerySet
 
 from club.models import Club, Night, RuleSet, Season
-from club.queries.prepared import PreparedRead
+from club.prepared import PreparedRead
 
 
 class NightGone(Exception):
@@ -58,7 +58,7 @@ def lock_night(night_id: int, shared: bool = False) -> Night:
     On SQLite the first statement takes the database's one write lock (see _sqlite_write_lock),
     which every later writer waits for: the rows are then read in one query."""
     if connection.vendor == "sqlite":
-        _sqlite_write_lock(Night.objects.filter(pk=night_id), "status")
+        _sqlite_write_lock(lambda: Night.objects.filter(pk=night_id), "status")
         return _read_night(night_id)
     if shared:
         _share_lock_rows(night_id)
@@ -76,7 +76,7 @@ def lock_night(night_id: int, shared: bool = False) -> Night:
     return night
 
 
-# Read by every save under its lock: compiled once (club.queries.prepared).
+# Read by every save under its lock: compiled once (club.prepared).
 _NIGHT = PreparedRead(
     lambda night_id: Night.objects.select_related(*NIGHT_WITH).filter(pk=night_id), [int]
 )
@@ -115,14 +115,14 @@ def _share_lock_rows(night_id: int) -> None:
 def lock_season(season_id: int) -> Season:
     """Lock a season's row (after its nights', when a night's write takes it) and return it as it
     is now: a season's rule set change or ladder rescore takes it first."""
-    _sqlite_write_lock(Season.objects.filter(pk=season_id), "name")
+    _sqlite_write_lock(lambda: Season.objects.filter(pk=season_id), "name")
     return Season.objects.select_for_update().get(pk=season_id)
 
 
 def lock_rule_sets(ids: Iterable[int | None]) -> dict[int, RuleSet]:
     """Lock these rule sets' rows in id order and return them as they are now."""
     wanted = sorted({pk for pk in ids if pk is not None})
-    _sqlite_write_lock(RuleSet.objects.filter(pk__in=wanted), "name")
+    _sqlite_write_lock(lambda: RuleSet.objects.filter(pk__in=wanted), "name")
     locked = RuleSet.objects.select_for_update().filter(pk__in=wanted).order_by("pk")
     return {rule_set.pk: rule_set for rule_set in locked}
 
@@ -136,16 +136,17 @@ def lock_club(club_id: int) -> Club:
     share lock that a hand saved at a card's table takes to write its audit row (which refers
     to the club) is not blocked; with FOR UPDATE, a draw holding the club and waiting for the
     night that save held deadlocked with it."""
-    _sqlite_write_lock(Club.objects.filter(pk=club_id), "name")
+    _sqlite_write_lock(lambda: Club.objects.filter(pk=club_id), "name")
     return Club.objects.select_for_update(no_key=True).get(pk=club_id)
 
 
-def _sqlite_write_lock(rows: QuerySet[Any], field: str) -> None:
+def _sqlite_write_lock(rows: Callable[[], QuerySet[Any]], field: str) -> None:
     """SQLite has no row locks: take its one write lock now, with an update that changes nothing,
     as the transaction's first statement, so that a second writer queues here (the busy timeout)
-    instead of failing with "database is locked" when it first writes after reading."""
+    instead of failing with "database is locked" when it first writes after reading. `rows`
+    gives the rows' queryset, built only when that update is needed."""
     if connection.vendor != "sqlite":
         return
     if connection.settings_dict.get("OPTIONS", {}).get("transaction_mode") == "IMMEDIATE":
         return  # BEGIN IMMEDIATE took it when the transaction started (club/settings.py)
-    rows.update(**{field: F(field)})
+    rows().update(**{field: F(field)})

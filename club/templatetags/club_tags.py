@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from django import template
-from django.utils.html import format_html
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 
 from club import access
 from club.models import Club
@@ -33,7 +34,10 @@ def amount_cell(amount: int | None, club: Club) -> str:
     if amount is None:
         return ""
     css = "gain" if amount > 0 else "loss" if amount < 0 else "muted"
-    return format_html('<span class="{}">{}</span>', css, club.format_amount(amount, signed=True))
+    # A sheet draws a dozen of these a save: the amount escaped as format_html would (css is
+    # one of three words).
+    text = escape(club.format_amount(amount, signed=True))
+    return mark_safe(f'<span class="{css}">{text}</span>')
 
 
 @register.filter

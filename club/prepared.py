@@ -9,7 +9,10 @@ populators), and from then on runs that SQL with the real values.
 
 A `PreparedInsert` writes rows of one model (a hand's score lines) by one INSERT whose SQL is
 built once for each number of rows, with each value prepared by its field as Django's own
-insert prepares it; like `bulk_create` it sends no signals, and it asks nothing back.
+insert prepares it; like `bulk_create` it sends no signals, and it asks nothing back. Its
+`create(instance)` writes one new instance as `Model.save()` writes it (its unsaved relations
+refused, `auto_now` fields set, pre_save and post_save sent, its id read back), with that SQL:
+the ORM's insert builds its statement anew each time, most of what the hand's INSERT costs.
 
 The instances are what the queryset itself would give: `from_db`, the same converters, the same
 related objects (tests/club/queries/test_prepared.py compares the two, field by field).
@@ -22,9 +25,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from django.db import connections
+from django.db import connections, transaction
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
+from django.db.models.signals import post_save, pre_save
 
 M = TypeVar("M", bound=Model)
 
@@ -182,6 +186,7 @@ class PreparedInsert(Generic[M]):
         self._model = model
         self._fields = [f for f in model._meta.local_concrete_fields if not f.primary_key]
         self._sql: dict[tuple[str, str, int], str] = {}
+        self._returning: dict[tuple[str, str], str] = {}
 
     def _statement(self, alias: str, rows: int) -> str:
         connection = connections[alias]
@@ -209,3 +214,45 @@ class PreparedInsert(Generic[M]):
         ]
         with connection.cursor() as cursor:
             cursor.execute(self._statement(using, len(rows)), params)
+
+    def create(self, instance: M, using: str = "default") -> M:
+        """Insert a new instance as `instance.save()` would, and give it its id."""
+        model = self._model
+        if type(instance) is not model or not instance._state.adding or instance.pk is not None:
+            raise TypeError(f"create takes a new {model.__name__}, with no id of its own")
+        instance._prepare_related_fields_for_save(operation_name="save")
+        connection = connections[using]
+        pk = model._meta.pk
+        assert pk is not None
+        sql = self._returning.get((using, connection.vendor))
+        if sql is None:
+            returning, _ = connection.ops.return_insert_columns([pk])
+            sql = f"{self._statement(using, 1)} {returning}".rstrip()
+            self._returning[(using, connection.vendor)] = sql
+        pre_save.send(sender=model, instance=instance, raw=False, using=using, update_fields=None)
+        params = []
+        for field in self._fields:
+            value = field.pre_save(instance, True)
+            if hasattr(value, "resolve_expression"):
+                raise TypeError(f"{field.name}: a prepared insert takes values, not expressions")
+            params.append(field.get_db_prep_save(value, connection))
+        with transaction.mark_for_rollback_on_error(using), connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            if connection.features.can_return_columns_from_insert:
+                new_id = cursor.fetchone()[0]
+            else:
+                new_id = connection.ops.last_insert_id(cursor, model._meta.db_table, pk.column)
+        for converter in pk.get_db_converters(connection):
+            new_id = converter(new_id, pk, connection)
+        setattr(instance, pk.attname, new_id)
+        instance._state.adding = False
+        instance._state.db = using
+        post_save.send(
+            sender=model,
+            instance=instance,
+            created=True,
+            update_fields=None,
+            raw=False,
+            using=using,
+        )
+        return instance

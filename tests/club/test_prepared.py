@@ -1,4 +1,4 @@
-"""A read compiled once a process (club.queries.prepared) gives exactly what its queryset gives:
+"""A read compiled once a process (club.prepared) gives exactly what its queryset gives:
 the same rows, every field converted the same way (dates, times, JSON), the same related objects;
 it compiles once, runs one query a call, and shares the object every row names alike."""
 
@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from club import access
 from club.models import Night, Seat, TableLink
-from club.queries.prepared import PreparedRead
+from club.prepared import PreparedRead
 from club.services import table_links as link_service
 from club.services.locks import NIGHT_WITH
 
@@ -125,3 +125,82 @@ def test_a_value_for_a_small_integer_column_is_prepared_on_every_database(
     (seat,) = read.rows(table4.pk, 2)
     assert seat == Seat.objects.get(table=table4, position=2)
     assert read.rows(table4.pk, 40) == []
+
+
+# -- a new row by a prepared INSERT -------------------------------------------------------------
+
+
+def _stored(model, pk) -> dict[str, object]:
+    row = _fields(model.objects.get(pk=pk))
+    row.pop("id")
+    return row
+
+
+def test_a_row_created_by_a_prepared_insert_is_the_row_save_writes(night, table4, secretary):
+    from django.db.models import Model
+    from django.db.models.signals import post_save
+
+    from club.models import AuditEvent
+    from club.prepared import PreparedInsert
+
+    def event() -> AuditEvent:
+        return AuditEvent(
+            club_id=night.season.club_id,
+            night=night,
+            night_label="Monday",
+            user=secretary,
+            action=AuditEvent.Action.CREATE,
+            subject="Table 1, hand 1",
+            before=None,
+            after={"amounts": {"1": -30, "2": 10}, "notes": 'Ann\'s "misère"'},
+        )
+
+    sent: list[tuple[object, bool]] = []
+
+    def heard(sender, instance, created, **kwargs):
+        sent.append((instance, created))
+
+    post_save.connect(heard, sender=AuditEvent)
+    try:
+        by_save = event()
+        Model.save(by_save)  # the ORM's own insert, past AuditEvent.save
+        prepared = PreparedInsert(AuditEvent).create(event())
+    finally:
+        post_save.disconnect(heard, sender=AuditEvent)
+    assert prepared.pk is not None and prepared.pk != by_save.pk
+    assert not prepared._state.adding and prepared._state.db == "default"
+    assert prepared.at is not None  # auto_now_add, as save sets it
+    written, saved = _stored(AuditEvent, prepared.pk), _stored(AuditEvent, by_save.pk)
+    assert written.pop("at") >= saved.pop("at")
+    assert written == saved
+    assert sent == [(by_save, True), (prepared, True)]
+
+
+def test_a_prepared_insert_refuses_an_unsaved_relation_or_a_saved_row(night, players):
+    from club.models import AuditEvent, Night
+    from club.prepared import PreparedInsert
+
+    events = PreparedInsert(AuditEvent)
+    unsaved = Night(season=night.season, date=night.date)
+    with pytest.raises(ValueError, match="unsaved related object"):
+        events.create(AuditEvent(club_id=night.season.club_id, night=unsaved, action="create"))
+    saved = events.create(AuditEvent(club_id=night.season.club_id, action="create"))
+    with pytest.raises(TypeError):
+        events.create(saved)
+    assert AuditEvent.objects.count() == 1
+
+
+def test_a_rule_set_read_twice_is_parsed_once_and_an_edit_is_read_again(hoyle):
+    from club.models import RuleSet
+
+    first, second = RuleSet.objects.get(pk=hoyle.pk), RuleSet.objects.get(pk=hoyle.pk)
+    assert first.rules is second.rules  # one parse serves both reads
+    data = second.data
+    data["stakes"]["solo"]["base"] += 5
+    RuleSet.objects.filter(pk=hoyle.pk).update(data=data)
+    edited = RuleSet.objects.get(pk=hoyle.pk)
+    assert edited.rules is not first.rules
+    assert edited.rules.to_dict()["stakes"]["solo"]["base"] == data["stakes"]["solo"]["base"]
+    # An edit in place of the instance's own data is seen too.
+    first.data["stakes"]["solo"]["base"] += 1
+    assert first.rules.to_dict()["stakes"]["solo"]["base"] == first.data["stakes"]["solo"]["base"]
