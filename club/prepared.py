@@ -220,7 +220,7 @@ class PreparedInsert(Generic[M]):
         model = self._model
         if type(instance) is not model or not instance._state.adding or instance.pk is not None:
             raise TypeError(f"create takes a new {model.__name__}, with no id of its own")
-        instance._prepare_related_fields_for_save(operation_name="save")
+        instance._prepare_related_fields_for_save(operation_name="save")  # type: ignore[attr-defined]
         connection = connections[using]
         pk = model._meta.pk
         assert pk is not None
@@ -242,7 +242,7 @@ class PreparedInsert(Generic[M]):
                 new_id = cursor.fetchone()[0]
             else:
                 new_id = connection.ops.last_insert_id(cursor, model._meta.db_table, pk.column)
-        for converter in pk.get_db_converters(connection):
+        for converter in pk.get_db_converters(connection):  # type: ignore[attr-defined]
             new_id = converter(new_id, pk, connection)
         setattr(instance, pk.attname, new_id)
         instance._state.adding = False

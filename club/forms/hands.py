@@ -83,7 +83,7 @@ class PlainChoiceField(forms.ChoiceField):
     def __deepcopy__(self, memo: dict[int, Any]) -> PlainChoiceField:
         # A form's declared fields are copied for each form: Field's copy, and the same choices
         # (ChoiceField's copy would normalise them again).
-        copied = forms.Field.__deepcopy__(self, memo)
+        copied = forms.Field.__deepcopy__(self, memo)  # type: ignore[attr-defined]
         plain_choices(copied, list(self._choices))  # type: ignore[attr-defined]
         return copied
 

@@ -35,8 +35,9 @@ class Command(BaseCommand):
         parser.add_argument("--tables", type=int, default=15, help="--entry: tables at once")
         parser.add_argument("--hands", type=int, default=20, help="--entry: hands per table")
         parser.add_argument("--port", type=int, default=8120, help="--entry: the server's port")
-        parser.add_argument("--workers", type=int, default=3, help="--entry: gunicorn workers")
-        parser.add_argument("--threads", type=int, default=4, help="--entry: threads a worker")
+        # As docs/operators.md runs a node on two cores: 2 x cores + 1 workers of one thread.
+        parser.add_argument("--workers", type=int, default=5, help="--entry: gunicorn workers")
+        parser.add_argument("--threads", type=int, default=1, help="--entry: threads a worker")
         # Many clubs at once over two web nodes on PostgreSQL and Redis (club/bench/many_clubs.py).
         parser.add_argument(
             "--many-clubs",
