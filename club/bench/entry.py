@@ -38,6 +38,7 @@ from django.db import connection
 from django.db.models import Sum
 from django.urls import reverse
 
+from club.bench.nights import fresh_statistics
 from club.models import Club, Hand, Membership, Night, Player, Role, ScoreLine, Season, Table
 
 SLUG = "bench-entry"
@@ -156,6 +157,7 @@ def set_up(tables: int) -> tuple[Night, list[tuple[Table, list[Player], str | No
         session.create()
         seats = [s.player for s in table.seats.order_by("position").select_related("player")]
         out.append((table, seats, session.session_key))
+    fresh_statistics()
     return night, out
 
 

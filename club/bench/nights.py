@@ -44,3 +44,19 @@ def played_night(
             entry = demo.random_entry(rng, upcoming["dealer"], playing, rules.rules)
             record_hand(table, entry, None)
     return night
+
+
+def fresh_statistics() -> None:
+    """Bring PostgreSQL's statistics of the tables a save reads up to date, as autovacuum keeps
+    them on a server. Without them (a database just filled, or a PostgreSQL run with autovacuum
+    off, as on some test machines) the planner guesses, and summed a table's totals by reading
+    every score line of the database: 9 ms a save instead of 0.3."""
+    from django.db import connection
+
+    from club.models import Hand, HandTombstone, ScoreLine, Seat, Table
+
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        for model in (Hand, ScoreLine, HandTombstone, Table, Seat, Night):
+            cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")

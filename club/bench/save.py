@@ -37,7 +37,7 @@ from django.urls import reverse
 from django.utils.crypto import get_random_string
 
 from club.bench.live import _served
-from club.bench.nights import played_night
+from club.bench.nights import fresh_statistics, played_night
 from club.models import Hand, Night, ScoreLine, Table
 from club.services import table_links as link_service
 from club.services.hands import delete_hand, next_hand
@@ -177,6 +177,7 @@ def bench_save(tables: int = 30) -> list[SaveTiming]:
     with _served():
         for size in SIZES:
             night = _night(size, tables)
+            fresh_statistics()
             links = link_service.night_links(night, None)
             walls: list[float] = []
             cpus: list[float] = []
