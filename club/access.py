@@ -46,12 +46,17 @@ def signed_in(request: HttpRequest) -> User:
     return user
 
 
+# Read by every page a member opens: compiled once (club.prepared).
+_MEMBERSHIPS = PreparedRead(lambda user_id: Membership.objects.filter(user_id=user_id), [int])
+_CLUB = PreparedRead(lambda slug: Club.objects.filter(slug=slug), [str])
+
+
 def membership(user: User | AnonymousUser, club: Club) -> Membership | None:
     if not user.is_authenticated:
         return None
     cache = getattr(user, "_club_memberships", None)
     if cache is None:
-        cache = {m.club_id: m for m in Membership.objects.filter(user=user)}
+        cache = {m.club_id: m for m in _MEMBERSHIPS.rows(user.pk)}
         # Kept on the request's user object, so a page asks the database once.
         user._club_memberships = cache  # type: ignore[attr-defined]
     return cache.get(club.pk)
@@ -110,16 +115,23 @@ def login_if_hidden(view: View) -> View:
     return wrapper
 
 
+def _club(slug: str) -> Club:
+    found = _CLUB.rows(slug)
+    if not found:
+        raise Http404("No such club")
+    return found[0]
+
+
 def club_or_404(slug: str) -> Club:
     """The club a URL names, for pages that check who may see it themselves (a signed link, a
     player's own page); its dates and times are on the club's clock from here on."""
-    club = get_object_or_404(Club, slug=slug)
+    club = _club(slug)
     zones.activate(club)
     return club
 
 
 def get_club(request: HttpRequest, slug: str, power: str = READ) -> Club:
-    club = get_object_or_404(Club, slug=slug)  # login_if_hidden answers as for a private club
+    club = _club(slug)  # login_if_hidden answers as for a private club
     require(request, club, power)
     return club
 

@@ -83,6 +83,9 @@ MIDDLEWARE = [
 AUTHENTICATION_BACKENDS = [
     # First, so that a locked-out user or address is refused before the password is checked.
     "club.auth.LockoutBackend",
+    # The password check, and the signed-in user read once a request, compiled once.
+    "club.auth.MemberBackend",
+    # Only for the sessions signed in before MemberBackend was (each names its backend).
     "django.contrib.auth.backends.ModelBackend",
 ]
 
@@ -253,7 +256,7 @@ def cache_settings(url: str, key_prefix: str) -> dict[str, dict[str, object]]:
 
 
 CACHES = cache_settings(CACHE_URL, CACHE_KEY_PREFIX)
-SESSION_ENGINE = "django.contrib.sessions.backends.db"  # any node reads any session
+SESSION_ENGINE = "club.sessions"  # in the database: any node reads any session
 
 # Logs: one line per request (club.request_log: request id, club, method, route, status, time)
 # and every other record with the request id it happened in; `LOG_FORMAT=json` writes each as
