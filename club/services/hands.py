@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields
 from typing import Any, overload
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 
 import scoring
@@ -31,7 +31,7 @@ from club.queries.table_state import TableState, table_state
 from club.queries.wrong_cards import wrong_card_names
 from club.services import grades, publish
 from club.services.ladder import ladder_amounts
-from club.services.locks import NightGone, lock_night
+from club.services.locks import NightGone, lock_night, lock_table
 from club.services.round_limit import refusal, tournament_of
 
 
@@ -584,8 +584,7 @@ def save_hand(
             # they for it. Then this table's row, so that two phones at one table take turns.
             night = _lock_night(table.night_id, shared=True)
             table.night = night
-            if connection.vendor != "sqlite":  # SQLite's one write lock is held already
-                Table.objects.select_for_update().only("pk").get(pk=table.pk)
+            lock_table(table.pk)
             state = table_state(table.pk, client_id)
             if state.resent_id is not None:
                 earlier = Hand.objects.select_related(*_PLAYERS).get(pk=state.resent_id)
