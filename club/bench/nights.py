@@ -6,7 +6,9 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from club.models import Club, Night, Player, Season
+from django.db import connection
+
+from club.models import Club, Hand, HandTombstone, Night, Player, ScoreLine, Season, Seat, Table
 from club.services import demo
 from club.services.hands import next_hand, record_hand
 from club.services.setup import create_night, rule_set_from_preset
@@ -51,10 +53,6 @@ def fresh_statistics() -> None:
     them on a server. Without them (a database just filled, or a PostgreSQL run with autovacuum
     off, as on some test machines) the planner guesses, and summed a table's totals by reading
     every score line of the database: 9 ms a save instead of 0.3."""
-    from django.db import connection
-
-    from club.models import Hand, HandTombstone, ScoreLine, Seat, Table
-
     if connection.vendor != "postgresql":
         return
     with connection.cursor() as cursor:

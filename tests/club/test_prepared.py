@@ -8,13 +8,15 @@ import datetime as dt
 from unittest import mock
 
 import pytest
+from django.db.models import Model
+from django.db.models.signals import post_save
 from django.db.models.sql.compiler import SQLCompiler
 from django.http import Http404
 from django.utils import timezone
 
 from club import access
-from club.models import Night, Seat, TableLink
-from club.prepared import PreparedRead
+from club.models import AuditEvent, Night, RuleSet, Seat, TableLink
+from club.prepared import PreparedInsert, PreparedRead
 from club.services import table_links as link_service
 from club.services.locks import NIGHT_WITH
 
@@ -137,12 +139,6 @@ def _stored(model, pk) -> dict[str, object]:
 
 
 def test_a_row_created_by_a_prepared_insert_is_the_row_save_writes(night, table4, secretary):
-    from django.db.models import Model
-    from django.db.models.signals import post_save
-
-    from club.models import AuditEvent
-    from club.prepared import PreparedInsert
-
     def event() -> AuditEvent:
         return AuditEvent(
             club_id=night.season.club_id,
@@ -177,9 +173,6 @@ def test_a_row_created_by_a_prepared_insert_is_the_row_save_writes(night, table4
 
 
 def test_a_prepared_insert_refuses_an_unsaved_relation_or_a_saved_row(night, players):
-    from club.models import AuditEvent, Night
-    from club.prepared import PreparedInsert
-
     events = PreparedInsert(AuditEvent)
     unsaved = Night(season=night.season, date=night.date)
     with pytest.raises(ValueError, match="unsaved related object"):
@@ -191,8 +184,6 @@ def test_a_prepared_insert_refuses_an_unsaved_relation_or_a_saved_row(night, pla
 
 
 def test_a_rule_set_read_twice_is_parsed_once_and_an_edit_is_read_again(hoyle):
-    from club.models import RuleSet
-
     first, second = RuleSet.objects.get(pk=hoyle.pk), RuleSet.objects.get(pk=hoyle.pk)
     assert first.rules is second.rules  # one parse serves both reads
     data = second.data
