@@ -298,6 +298,8 @@ LOGGING = {
 # `DEFAULT_FROM_EMAIL`; links in emails start with `SITE_URL`.
 _email = dj_email_url.parse(os.environ.get("EMAIL_URL", "console:"))
 EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+if EMAIL_BACKEND == "django.core.mail.backends.filebased.EmailBackend":
+    EMAIL_BACKEND = "club.mail_files.EmailBackend"  # a file a message, not a file a connection
 EMAIL_HOST = _email["EMAIL_HOST"] or "localhost"
 EMAIL_PORT = _email["EMAIL_PORT"] or 25
 EMAIL_HOST_USER = _email["EMAIL_HOST_USER"] or ""
@@ -305,7 +307,8 @@ EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"] or ""
 EMAIL_USE_TLS = bool(_email["EMAIL_USE_TLS"])
 EMAIL_USE_SSL = bool(_email["EMAIL_USE_SSL"])
 EMAIL_TIMEOUT = int(_email["EMAIL_TIMEOUT"] or os.environ.get("EMAIL_TIMEOUT", "20"))
-# `EMAIL_URL=file:` writes each message to a file in this folder (bin/demo: demo-mail/).
+# `EMAIL_URL=file:` writes each message to a file of its own, `<time>-<random>.eml`, in this
+# folder (bin/demo: demo-mail/).
 EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or _email["EMAIL_FILE_PATH"] or "sent-mail"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Solo Whist <solo@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
