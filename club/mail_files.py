@@ -1,4 +1,4 @@
-"""`EMAIL_URL=file:` (bin/demo): every message a file of its own, `<time>-<random>.eml`, in
+"""`EMAIL_URL=file:` (bin/demo): every message a file of its own, `<UTC time>-<random>.eml`, in
 EMAIL_FILE_PATH, which any mail program opens.
 
 Django's file backend writes one file per connection, named by the second and the connection
@@ -8,13 +8,13 @@ of the folder (made if missing, refused if not writable) and writes each message
 
 from __future__ import annotations
 
-import datetime as dt
 import secrets
 from collections.abc import Sequence
 from pathlib import Path
 
 from django.core.mail import EmailMessage
 from django.core.mail.backends import filebased
+from django.utils import timezone
 
 
 class EmailBackend(filebased.EmailBackend):
@@ -39,12 +39,12 @@ class EmailBackend(filebased.EmailBackend):
         return sent
 
     def write_file(self, message: EmailMessage) -> Path:
-        """The message in a new file: named by the time to the microsecond, so that a listing
+        """The message in a new file: named by the time (UTC) to the microsecond, so that a listing
         sorts in sending order, and a random part, so that no two processes share a name."""
         folder = Path(self.file_path)
         data = message.message().as_bytes()
         while True:
-            stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+            stamp = timezone.now().strftime("%Y%m%d-%H%M%S-%f")  # UTC
             path = folder / f"{stamp}-{secrets.token_hex(3)}.eml"
             try:
                 with path.open("xb") as file:  # never appends to a file that exists
