@@ -11,13 +11,19 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from django.conf import settings
 from django.core.mail import EmailMessage
 from django.core.mail.backends import filebased
 from django.utils import timezone
 
 
 class EmailBackend(filebased.EmailBackend):
+    def __init__(self, *args: Any, file_path: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, file_path=file_path, **kwargs)  # Django's checks of the folder
+        self.folder = Path(settings.EMAIL_FILE_PATH if file_path is None else file_path).absolute()
+
     def open(self) -> bool:
         return False  # nothing is held open: each message opens, writes and closes its own file
 
@@ -41,11 +47,10 @@ class EmailBackend(filebased.EmailBackend):
     def write_file(self, message: EmailMessage) -> Path:
         """The message in a new file: named by the time (UTC) to the microsecond, so that a listing
         sorts in sending order, and a random part, so that no two processes share a name."""
-        folder = Path(self.file_path)
         data = message.message().as_bytes()
         while True:
             stamp = timezone.now().strftime("%Y%m%d-%H%M%S-%f")  # UTC
-            path = folder / f"{stamp}-{secrets.token_hex(3)}.eml"
+            path = self.folder / f"{stamp}-{secrets.token_hex(3)}.eml"
             try:
                 with path.open("xb") as file:  # never appends to a file that exists
                     file.write(data)
