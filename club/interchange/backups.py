@@ -29,6 +29,7 @@ from types import SimpleNamespace
 
 import jsonschema
 from django.db import connection
+from django.utils import timezone
 
 from club.interchange import BACKUP, SCHEMA_PATHS, document
 from club.interchange.export import export_text
@@ -43,6 +44,11 @@ ENCRYPTED = ".age"
 
 class BackupFailed(Exception):
     """Something a backup needs did not work; the message says what, and where."""
+
+
+def today() -> dt.date:
+    """A backup's date: UTC's (the server's clock; not any club's own date)."""
+    return timezone.now().astimezone(dt.UTC).date()
 
 
 # --- which dated folders to keep --------------------------------------------------------------

@@ -16,7 +16,6 @@ import pytest
 from django.core import mail
 from django.core.management import CommandError, call_command
 from django.db import connection
-from django.utils import timezone
 
 from club.interchange.backups import to_keep
 from club.models import Club, Membership, Role
@@ -128,7 +127,7 @@ def keys(tmp_path: Path) -> tuple[Path, str]:
 def test_a_backup_holds_every_clubs_checked_file_and_the_database(two_clubs, tmp_path):
     root = tmp_path / "backups"
     out, _ = backup(str(root))
-    today = root / timezone.localdate().isoformat()
+    today = root / dt.datetime.now(dt.UTC).date().isoformat()
     assert f"Backed up to {today}" in out
     assert "OK crown.json: Crown & Anchor Solo School (/c/crown/)" in out
     assert sorted(p.name for p in root.iterdir()) == [today.name]  # no half-made folder left
@@ -157,7 +156,7 @@ def test_an_encrypted_backup_leaves_no_plain_text_on_the_disk(two_clubs, tmp_pat
     recipients.write_text(f"# the operator's key\n{public}\n")
     root = tmp_path / "backups"
     backup(str(root), "--age-recipients-file", str(recipients))
-    today = root / timezone.localdate().isoformat()
+    today = root / dt.datetime.now(dt.UTC).date().isoformat()
     everything = [p for p in root.rglob("*") if p.is_file()]
     database = "solo.sqlite3.age" if connection.vendor == "sqlite" else "solo.dump.age"
     assert sorted(p.name for p in everything) == ["crown.json.age", "redlion.json.age", database]
@@ -186,7 +185,7 @@ def test_the_command_deletes_the_folders_retention_does_not_keep_and_nothing_els
     two_clubs, tmp_path
 ):
     root = tmp_path / "backups"
-    today = timezone.localdate()
+    today = dt.datetime.now(dt.UTC).date()
     made = [today - dt.timedelta(days=n) for n in range(1, 61)]
     for day in made:
         (root / day.isoformat()).mkdir(parents=True)
@@ -223,9 +222,11 @@ def test_a_backup_that_fails_its_check_emails_the_admins_and_keeps_the_old_ones(
     nobody = django_user_model.objects.create_user(username="noemail", email="")
     Membership.objects.create(user=nobody, club=two_clubs, role=Role.SCORER)
     root = tmp_path / "backups"
-    yesterday = root / (timezone.localdate() - dt.timedelta(days=1)).isoformat()
+    yesterday = root / (dt.datetime.now(dt.UTC).date() - dt.timedelta(days=1)).isoformat()
     for n in range(2, 40):
-        (root / (timezone.localdate() - dt.timedelta(days=n)).isoformat()).mkdir(parents=True)
+        (root / (dt.datetime.now(dt.UTC).date() - dt.timedelta(days=n)).isoformat()).mkdir(
+            parents=True
+        )
     yesterday.mkdir()
     before = sorted(p.name for p in root.iterdir())
     with pytest.raises(CommandError, match="The backup failed: 1 of 2 club data file"):
@@ -265,7 +266,7 @@ def test_check_backup_with_alert_emails_the_admins_about_a_damaged_file(
     identity, public = keys(tmp_path)
     root = tmp_path / "backups"
     backup(str(root), "--age-recipient", public)
-    today = root / timezone.localdate().isoformat()
+    today = root / dt.datetime.now(dt.UTC).date().isoformat()
     damaged = today / "crown.json.age"
     data = bytearray(damaged.read_bytes())
     data[-20] ^= 0xFF  # one byte of the sealed text
@@ -292,7 +293,7 @@ def test_a_plain_damaged_file_fails_check_backup_and_alerts(two_clubs, tmp_path,
     settings.ADMINS = [("", "ops@example.org")]
     root = tmp_path / "backups"
     backup(str(root))
-    today = root / timezone.localdate().isoformat()
+    today = root / dt.datetime.now(dt.UTC).date().isoformat()
     text = (today / "redlion.json").read_text()
     (today / "redlion.json").write_text(text[: len(text) // 2])  # cut short
     with pytest.raises(CommandError):

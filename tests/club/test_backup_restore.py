@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
-from django.utils import timezone
 
 from club.models import Club
 from club.services import demo, demo_showcase
@@ -67,7 +66,7 @@ def test_an_encrypted_backup_restores_every_club_by_the_guides_steps(tmp_path):
     call_command(
         "backup", str(root), "--age-recipient", public, stdout=io.StringIO(), stderr=io.StringIO()
     )
-    backup = root / timezone.localdate().isoformat()
+    backup = root / dt.datetime.now(dt.UTC).date().isoformat()
     assert not list(backup.glob("*.json"))  # encrypted only
     assert {p.name for p in backup.glob("*.json.age")} == {"demo.json.age", "redlion.json.age"}
 

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.utils import timezone
 
 from club.interchange import backups
 from club.management.alerts import alert
@@ -77,9 +76,7 @@ class Command(BaseCommand):
             report.append(traceback.format_exc())
             self.fail(root, report, f"{type(error).__name__}: {error}")
         self.stdout.write(f"Backed up to {folder}")
-        gone = backups.prune(
-            root, timezone.localdate(), options["keep_daily"], options["keep_weekly"]
-        )
+        gone = backups.prune(root, backups.today(), options["keep_daily"], options["keep_weekly"])
         kept = sorted(backups.dated_folders(root))
         self.stdout.write(
             f"Kept {len(kept)} backup(s), {kept[0]} to {kept[-1]}; deleted {len(gone)}"
@@ -94,7 +91,7 @@ class Command(BaseCommand):
         if recipients and not backups.age_installed():
             raise backups.BackupFailed("age is not installed (Debian: apt-get install age)")
         try:
-            return backups.make(root, timezone.localdate(), recipients, report)
+            return backups.make(root, backups.today(), recipients, report)
         finally:
             for line in report:
                 self.stdout.write(line)

@@ -13,7 +13,6 @@ import datetime as dt
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.utils import timezone
 
 from club.services import task_queue
 
@@ -21,7 +20,7 @@ from club.services import task_queue
 def _when(moment: dt.datetime | None) -> str:
     if moment is None:
         return "-"
-    return timezone.localtime(moment, dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return moment.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 class Command(BaseCommand):
