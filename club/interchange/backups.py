@@ -311,7 +311,9 @@ def _sqlite_copy(source: str, folder: Path, name: str, recipients: list[str]) ->
     if not source or source == ":memory:" or "mode=memory" in source:
         raise BackupFailed("The SQLite database is in memory: there is no file to copy")
     try:
-        reading = sqlite3.connect(f"{Path(source).resolve().as_uri()}?mode=ro", uri=True)
+        # mode=rw: never makes an empty file where the database is missing; the backup API
+        # only reads it (read-only mode could not open a WAL database's shared memory).
+        reading = sqlite3.connect(f"{Path(source).resolve().as_uri()}?mode=rw", uri=True)
         try:
             copy = sqlite3.connect(":memory:" if recipients else str(folder / name))
             try:

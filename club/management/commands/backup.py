@@ -3,7 +3,7 @@
     python manage.py backup ROOT [--keep-daily 14] [--keep-weekly 8]
                                  [--age-recipient KEY ...] [--age-recipients-file FILE]
 
-Makes ROOT/YYYY-MM-DD (today, the server's date): every club's data file, each checked as
+Makes ROOT/YYYY-MM-DD (today's date in UTC): every club's data file, each checked as
 `check_backup` checks it, and the whole database (`solo.dump` from pg_dump on PostgreSQL,
 `solo.sqlite3` through SQLite's backup API). With age recipients every file is encrypted
 (`*.age`) and no plain copy is ever written. Then it keeps the newest --keep-daily backups and
@@ -76,7 +76,17 @@ class Command(BaseCommand):
             report.append(traceback.format_exc())
             self.fail(root, report, f"{type(error).__name__}: {error}")
         self.stdout.write(f"Backed up to {folder}")
-        gone = backups.prune(root, backups.today(), options["keep_daily"], options["keep_weekly"])
+        try:
+            gone = backups.prune(
+                root, backups.today(), options["keep_daily"], options["keep_weekly"]
+            )
+        except OSError as error:
+            self.fail(
+                root,
+                report,
+                f"{type(error).__name__}: {error}",
+                f"The backup {folder} was made, but the old ones could not all be deleted.",
+            )
         kept = sorted(backups.dated_folders(root))
         self.stdout.write(
             f"Kept {len(kept)} backup(s), {kept[0]} to {kept[-1]}; deleted {len(gone)}"
@@ -96,11 +106,17 @@ class Command(BaseCommand):
             for line in report:
                 self.stdout.write(line)
 
-    def fail(self, root: Path, report: list[str], reason: str) -> None:
+    def fail(
+        self,
+        root: Path,
+        report: list[str],
+        reason: str,
+        outcome: str = "The older backups are kept; no folder was made for today.",
+    ) -> None:
         body = "\n".join(
             [
                 f"The backup into {root} failed: {reason}",
-                "The older backups are kept; no folder was made for today.",
+                outcome,
                 "",
                 *report,
             ]
