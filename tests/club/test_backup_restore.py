@@ -10,11 +10,13 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 
 from club.models import Club
 from club.services import demo, demo_showcase
@@ -95,3 +97,63 @@ def test_an_encrypted_backup_restores_every_club_by_the_guides_steps(tmp_path):
     exported = shell(f".venv/bin/python manage.py export_club --all {again}", env)
     assert exported.returncode == 0, exported.stderr
     assert {p.name: without_moment(p.read_text()) for p in again.glob("*.json")} == originals
+
+
+@pytest.mark.django_db(transaction=True)  # pg_dump reads what is committed
+@pytest.mark.skipif(
+    connection.vendor != "postgresql" or not shutil.which("pg_restore"),
+    reason="the whole host's encrypted dump is PostgreSQL's",
+)
+def test_the_whole_host_comes_back_from_the_encrypted_dump_by_the_guides_steps(tmp_path):
+    club = demo.seed(slug="demo", hands=60, today=dt.date(2026, 11, 20)).club
+    demo_showcase.showcase(club)
+    before = tmp_path / "before"
+    call_command("export_club", "--all", str(before), stdout=io.StringIO(), stderr=io.StringIO())
+    home = tmp_path / "home"
+    home.mkdir()
+    key = home / "solo-backup-key.txt"
+    subprocess.run(["age-keygen", "-o", str(key)], check=True, capture_output=True)
+    public = subprocess.run(
+        ["age-keygen", "-y", str(key)], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    root = tmp_path / "backups"
+    call_command(
+        "backup", str(root), "--age-recipient", public, stdout=io.StringIO(), stderr=io.StringIO()
+    )
+    backup = root / dt.datetime.now(dt.UTC).date().isoformat()
+    assert (backup / "solo.dump.age").exists() and not (backup / "solo.dump").exists()
+
+    settings = connection.settings_dict
+    restored = f"{settings['NAME']}_restored"
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "PGHOST": settings["HOST"] or "127.0.0.1",
+        "PGPORT": str(settings["PORT"] or 5432),
+        "PGUSER": settings["USER"] or "postgres",
+    }
+    role = env["PGUSER"]
+    rest = GUIDE[GUIDE.index("**Restore the whole host**") :]
+    (createdb, _, migrate) = re.search(r"```sh\n(.*?)```", rest, flags=re.S).group(1).splitlines()
+    (encrypted,) = block_after("From an encrypted backup, decrypt into `pg_restore`")
+    env["DATABASE_URL"] = f"postgres://{role}@{env['PGHOST']}:{env['PGPORT']}/{restored}"
+    env["SECRET_KEY"] = "a restore test's key, not a real one"
+    subprocess.run(["dropdb", "--if-exists", restored], check=True, env=env)
+    try:
+        for command in (createdb, encrypted, migrate):
+            command = (
+                command.replace("sudo -u postgres ", "")  # the test's PGUSER is a superuser
+                .replace("-O solo solo", f"-O {role} {restored}")
+                .replace("--role=solo -d solo", f"--role={role} -d {restored}")
+                .replace(BACKUP, str(backup))
+            )
+            done = shell(command, env)
+            assert done.returncode == 0, (command, done.stderr[-2000:])
+        after = tmp_path / "after"
+        done = shell(f".venv/bin/python manage.py export_club --all {after}", env)
+        assert done.returncode == 0, done.stderr[-2000:]
+        files = {p.name: without_moment(p.read_text()) for p in after.glob("*.json")}
+        assert files == {p.name: without_moment(p.read_text()) for p in before.glob("*.json")}
+    finally:
+        connection.close()
+        subprocess.run(["dropdb", "--if-exists", restored], env=env)
