@@ -7,6 +7,7 @@ picks Redis for the cache that several web nodes share; without it each process 
 
 import datetime as dt
 import os
+from email.utils import getaddresses
 from pathlib import Path
 
 import dj_database_url
@@ -311,7 +312,22 @@ EMAIL_TIMEOUT = int(_email["EMAIL_TIMEOUT"] or os.environ.get("EMAIL_TIMEOUT", "
 # folder (bin/demo: demo-mail/).
 EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or _email["EMAIL_FILE_PATH"] or "sent-mail"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Solo Whist <solo@localhost>")
-SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The sender of the operator's alerts (a failed backup or check_backup) and who gets them:
+# ADMINS="Pat Ops <ops@example.org>, oncall@example.org" (comma-separated, each an address or
+# "Name <address>"). Empty: nobody is emailed (the command still fails, and says so).
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+ADMINS = [
+    (name, address)
+    for name, address in getaddresses([os.environ.get("ADMINS", "")])
+    if name or address
+]
+for _name, _address in ADMINS:
+    if "@" not in _address:
+        raise ImproperlyConfigured(
+            f"ADMINS: {(_name or _address)!r} is not an email address "
+            "(write them comma-separated, each an address or Name <address>)"
+        )
+EMAIL_SUBJECT_PREFIX = "[Solo Whist] "
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 # Background work (publishing a night when its correction window ends, and sending

@@ -16,22 +16,20 @@ options as django-tasks-db's own.
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 import random
 import time
 from contextlib import suppress
 
-from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connections
 from django.db.utils import InterfaceError, OperationalError
-from django.utils import timezone
 from django_tasks_db.compat import TaskResultStatus
 from django_tasks_db.management.commands.db_worker import Worker as BaseWorker
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
 from club import ratelimit
+from club.queries import health
 from club.services import grades
 
 log = logging.getLogger("club.worker")
@@ -134,12 +132,7 @@ class Worker(BaseWorker):
 
     def take_up_abandoned(self) -> int:
         """Queue again, once, each task a dead worker left running too long."""
-        horizon = timezone.now() - dt.timedelta(seconds=settings.TASKS_MAX_RUN_SECONDS)
-        stale = DBTaskResult.objects.filter(
-            backend_name=self.backend_name,
-            status=TaskResultStatus.RUNNING,
-            started_at__lt=horizon,
-        )
+        stale = health.stuck_tasks().filter(backend_name=self.backend_name)
         if not stale.exists():  # the usual answer, without a write transaction
             return 0
         taken = 0

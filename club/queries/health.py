@@ -13,6 +13,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.cache import caches
@@ -22,6 +23,10 @@ from django.db.models import Count, Min, Q
 from django.utils import timezone
 
 from club.models import GradeBacklog
+
+if TYPE_CHECKING:
+    from django.db.models import QuerySet
+    from django_tasks_db.models import DBTaskResult
 
 
 @dataclass(frozen=True)
@@ -88,6 +93,23 @@ def cache_is_shared() -> bool:
     return isinstance(caches["default"], RedisCache)
 
 
+def stuck_horizon(now: dt.datetime) -> dt.datetime:
+    """A task a worker started before this is stuck: held longer than TASKS_MAX_RUN_SECONDS,
+    so its worker died holding it. /healthz says "degraded" while one is, the worker takes each
+    up again once (club/worker.py), and `manage.py tasks list` names them."""
+    return now - dt.timedelta(seconds=settings.TASKS_MAX_RUN_SECONDS)
+
+
+def stuck_tasks(now: dt.datetime | None = None) -> QuerySet[DBTaskResult[..., Any]]:
+    """The tasks still "running" since before the stuck horizon (any backend's rows)."""
+    from django_tasks_db.compat import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    return DBTaskResult.objects.filter(
+        status=TaskResultStatus.RUNNING, started_at__lt=stuck_horizon(now or timezone.now())
+    )
+
+
 def task_queue(reachable: bool = True, now: dt.datetime | None = None) -> Queue | None:
     """The database queue's due tasks (None when tasks run another way, e.g. at once);
     `reachable` False (the database check failed) reports the queue unknown without trying."""
@@ -121,8 +143,6 @@ def task_queue(reachable: bool = True, now: dt.datetime | None = None) -> Queue 
     oldest = int((now - min(since)).total_seconds()) if since else 0
     longest = int((now - held["since"]).total_seconds()) if held["since"] else 0
     grades = max(0, int((now - grades_since).total_seconds())) if grades_since else 0
-    ok = (
-        max(oldest, grades) <= settings.TASKS_MAX_WAIT_SECONDS
-        and longest <= settings.TASKS_MAX_RUN_SECONDS
-    )
+    stuck = held["since"] is not None and held["since"] < stuck_horizon(now)
+    ok = max(oldest, grades) <= settings.TASKS_MAX_WAIT_SECONDS and not stuck
     return Queue(ok, row["n"], oldest, held["n"], longest, grades)

@@ -2,25 +2,24 @@
 given), check each as an import would (the format, every name, every reference, the JSON Schema
 of its version) and print what it holds.
 
-    python manage.py check_backup DIR_OR_FILE [...]
+    python manage.py check_backup DIR_OR_FILE [...] [--age-identity FILE] [--alert]
 
-For each file: the club, its nights, hands, members, and the money still owed in sum. Exit status
-1 when any file is refused (each problem printed with where it is), or when no file is found.
-Nothing is written to the database.
+For each file: the club, its nights, hands, members, and the money still owed in sum. An
+encrypted backup's files (`<slug>.json.age`, `manage.py backup --age-recipient`) are decrypted in
+memory with the age identity file given. Exit status 1 when any file is refused (each problem
+printed with where it is), or when no file is found; with --alert the ADMINS are emailed then.
+Nothing is written to the database, nor any decrypted file to the disk.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from types import SimpleNamespace
+from typing import Any
 
-import jsonschema
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from club.interchange import SCHEMA_PATHS, document
-from club.interchange.importer import UNIT_SETTINGS
-from club.money import format_amount
+from club.interchange import backups, document
+from club.management.alerts import alert
 
 
 class Command(BaseCommand):
@@ -28,88 +27,82 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("paths", nargs="+", help="a backup directory (its *.json) or files")
+        parser.add_argument(
+            "--age-identity",
+            metavar="FILE",
+            help="the age identity (secret key) file that decrypts an encrypted backup's files",
+        )
+        parser.add_argument(
+            "--alert", action="store_true", help="email the ADMINS when the check fails"
+        )
 
-    def handle(self, *args: object, **options: object) -> None:
+    def handle(self, *args: object, **options: Any) -> None:
+        report: list[str] = []
+        try:
+            self.check_all(options, report)
+        except CommandError as error:
+            if options["alert"]:
+                report.append(str(error))
+                alert(self.stderr, "check_backup failed", "\n".join(report))
+            raise
+
+    def say(self, report: list[str], line: str) -> None:
+        report.append(line)
+        self.stdout.write(line)
+
+    def check_all(self, options: dict[str, Any], report: list[str]) -> None:
+        identity = options["age_identity"]
+        if identity and not Path(identity).is_file():
+            raise CommandError(f"--age-identity {identity}: no such file")
+        if identity and not backups.age_installed():
+            raise CommandError("age is not installed (Debian: apt-get install age)")
         files: list[Path] = []
-        for name in options["paths"]:  # type: ignore[attr-defined]
+        for name in options["paths"]:
             path = Path(str(name))
             if path.is_dir():
-                files.extend(sorted(path.glob("*.json")))
+                found = sorted(path.glob("*.json")) + sorted(path.glob("*.json.age"))
+                files.extend(sorted(found))
             elif path.exists():
                 files.append(path)
             else:
                 raise CommandError(f"{path}: no such file or directory")
         if not files:
-            raise CommandError("No club data files (*.json) found: is this the backup directory?")
+            raise CommandError(
+                "No club data files (*.json, *.json.age) found: is this the backup directory?"
+            )
         bad = 0
         totals = {"clubs": 0, "nights": 0, "hands": 0}
         for path in files:
-            problems = self.check_file(path, totals)
-            if problems:
+            checked = self.check_file(path, identity)
+            if checked.problems:
                 bad += 1
-                self.stdout.write(f"REFUSED {path}: {len(problems)} problem(s)")
-                for problem in problems[:50]:
-                    self.stdout.write(f"  {problem}")
-        self.stdout.write(
+                self.say(report, f"REFUSED {path}: {len(checked.problems)} problem(s)")
+                for problem in checked.problems[:50]:
+                    self.say(report, f"  {problem}")
+                continue
+            self.say(report, f"OK {path}: {checked.summary}")
+            totals["clubs"] += checked.clubs
+            totals["nights"] += checked.nights
+            totals["hands"] += checked.hands
+        self.say(
+            report,
             f"{len(files)} file(s): {totals['clubs']} club(s), {totals['nights']} night(s), "
-            f"{totals['hands']} hand(s); {bad} refused"
+            f"{totals['hands']} hand(s); {bad} refused",
         )
         if bad:
             raise CommandError(f"{bad} of {len(files)} file(s) would not restore")
 
-    def check_file(self, path: Path, totals: dict[str, int]) -> list[str]:
+    def check_file(self, path: Path, identity: str | None) -> backups.Checked:
         try:
-            document.check_size(path.stat().st_size)
-            raw = path.read_bytes()
-            value = document.parse_json(raw)
-            doc = document.read(value)
+            if path.name.endswith(backups.ENCRYPTED):
+                if not identity:
+                    return backups.Checked(["encrypted (age): give --age-identity FILE to read it"])
+                raw = backups.decrypt(path, identity)
+            else:
+                document.check_size(path.stat().st_size)  # refused before it is read
+                raw = path.read_bytes()
         except document.ImportRefused as refused:
-            return [str(p) for p in refused.problems]
+            return backups.Checked([str(p) for p in refused.problems])
         except OSError as error:
-            return [f"cannot read it: {error.strerror}"]
-        schema = json.loads(SCHEMA_PATHS[value["version"]].read_text())
-        errors = sorted(
-            jsonschema.Draft202012Validator(
-                schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
-            ).iter_errors(value),
-            key=lambda e: list(e.path),
-        )
-        if errors:
-            return [f"{'/'.join(str(p) for p in e.path) or 'file'}: {e.message}" for e in errors]
-        hands = sum(len(t.hands) for n in doc.nights for t in n.tables)
-        owed = 0
-        debts = 0
-        for night in doc.nights:
-            if night.record is None:
-                continue
-            settled: dict[int, int] = {}
-            for s in night.record.settlements:
-                if s.undone_at is None:
-                    settled[s.debt] = settled.get(s.debt, 0) + s.amount
-            for debt in night.record.debts:
-                debts += 1
-                owed += debt.amount - settled.get(debt.number, 0)
-        record = doc.record
-        members = sum(1 for a in (record.accounts or []) if a.role) if record else 0
-        secretaries = sorted(
-            a.username for a in ((record.accounts or []) if record else []) if a.role == "secretary"
-        )
-        kind = record.kind if record else "version 1 or 2"
-        unit = {
-            "currency_symbol": "",
-            "minor_units": 100,
-            "points_label": "pts",
-            **UNIT_SETTINGS[doc.club.unit],
-            **doc.club.settings,
-        }
-        money = format_amount(SimpleNamespace(**unit), owed)
-        self.stdout.write(
-            f"OK {path}: {doc.club.name} (/c/{doc.club.slug}/), {kind}; "
-            f"{len(doc.nights)} night(s), {hands} hand(s), {len(doc.players)} player(s), "
-            f"{members} member(s); money owed {money} on {debts} debt(s)"
-            + (f"; secretaries: {', '.join(secretaries)}" if secretaries else "")
-        )
-        totals["clubs"] += 1
-        totals["nights"] += len(doc.nights)
-        totals["hands"] += hands
-        return []
+            return backups.Checked([f"cannot read it: {error.strerror or error}"])
+        return backups.check_data(raw)
