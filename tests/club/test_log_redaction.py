@@ -113,6 +113,8 @@ def test_every_argument_of_every_url_is_a_secret_or_known_to_be_public():
     # The walk sees the token URLs the app is known for: it cannot silently find none.
     names = {chain[-1].name for chain in ALL_PATTERNS if _route(chain) in TOKEN_ROUTES}
     assert {"link_table", "card_page", "signup_confirm", "password_reset_confirm"} <= names
+    # Each sample URL is the token URL it stands for.
+    assert [resolve(url).route for url in TOKEN_URLS] == TOKEN_ROUTES
 
 
 def test_each_head_in_the_list_is_a_served_token_urls():
