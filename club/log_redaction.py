@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 # The path before each token URL's secret (lower case, "/" between segments): how many secret
 # segments follow it.
@@ -40,7 +40,8 @@ _WORD = re.compile(r"[^\s\"']+")
 _SEPARATOR = re.compile(r"([/\\?#&=]+)")
 _SLASHES = re.compile(r"[/\\]+")
 _PLACEHOLDER = re.compile(r"<[\w:]*>")  # a route's `<str:token>`, or a `<token>` already
-_UNSAFE = re.compile(r"[\s\"'\x00-\x1f\x7f]")  # written %-encoded, so a line stays one line
+# Written percent-encoded in a decoded word, so that a line stays one line and its quotes hold.
+_UNSAFE = re.compile(r"[\s\"'\x00-\x1f\x7f]")
 
 
 def decoded(word: str) -> str:
@@ -71,7 +72,7 @@ def _redact_word(word: str) -> str:
                     found = True
     if not found:
         return word
-    return _UNSAFE.sub(lambda m: f"%{ord(m[0]):02X}", "".join(parts))
+    return _UNSAFE.sub(lambda m: quote(m[0], safe=""), "".join(parts))
 
 
 def redact(text: str) -> str:
