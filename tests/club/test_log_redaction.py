@@ -117,7 +117,7 @@ def test_every_argument_of_every_url_is_a_secret_or_known_to_be_public():
     assert [resolve(url).route for url in TOKEN_URLS] == TOKEN_ROUTES
 
 
-def test_each_head_in_the_list_is_a_served_token_urls():
+def test_each_declared_head_comes_before_a_secret_the_app_serves():
     """No stale entry: each declared head comes right before a secret in some token URL."""
     prefixes = [path.partition(TOKEN)[0].strip("/").lower() for path in TOKEN_URLS]
     for head in TOKEN_HEADS:
