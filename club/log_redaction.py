@@ -2,34 +2,81 @@
 and "Internal Server Error: ...", runserver's and gunicorn's access lines) has the secret part
 of a token URL replaced by `<token>` before it is written, its traceback included.
 
-The token URLs: a table's link `/t/…/`, a table's card `/k/…/`, the club's door
-`/c/<club>/door/…/`, the payee's link `/c/<club>/owed/…/`, the unsubscribe link, a claim link
-`/c/<club>/claim/…/`, an invitation's, and the password reset link `/accounts/reset/<uid>/<token>/`;
-also when they are quoted in a query string (`?next=%2Ft%2F…`).
+The token URLs are named once, in TOKEN_HEADS: the path segments before a secret, and how many
+secret segments follow (tests/club/test_log_redaction.py checks the list against every URL the
+app serves). A URL can reach a log line in many spellings (gunicorn writes the request line as
+sent: `/t/%41bc/`, `/%74/abc/`, `/t%2Fabc/`, `?next=%252Ft%252Fabc`, `/T/abc/`), so the filter
+does not match spellings: it cuts a line into words (between spaces and quotes), reads each word
+as the server would, percent-decoded until nothing changes, and matches the heads there on whole
+path segments, in any case, after any run of slashes or backslashes. A word with a secret is
+written decoded, its secrets as `<token>`; any other word is left as it was.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from urllib.parse import quote, unquote
 
-_SEGMENT = r"[^/\s\"'?#<>&%]+"
-# A slash-separated path: the head stays, the token after it goes.
-_PATHS = re.compile(
-    r"(?P<head>/(?:t|k|door|owed|unsubscribe|claim|invite|join)/"
-    r"|/invitations/(?=\d*[^\d/\s])"  # an invitation's token, not its number
-    r"|/accounts/reset/" + _SEGMENT + "/)" + _SEGMENT
-)
-# The same quoted in a query string (next=%2Ft%2F<token>%2F), either case of %2f.
-_QUOTED = re.compile(
-    r"(?P<head>%2[Ff](?:t|k|door|owed|unsubscribe|claim|invite|join|invitations)%2[Ff]"
-    r"|%2[Ff]accounts%2[Ff]reset%2[Ff][^%\s&\"']+%2[Ff])[^%\s&\"'#]+"
-)
+# The path before each token URL's secret (lower case, "/" between segments): how many secret
+# segments follow it.
+TOKEN_HEADS: dict[str, int] = {
+    "t": 1,  # a table's link, /t/<token>/
+    "k": 1,  # a table's permanent card, /k/<token>/
+    "door": 1,  # the club's door, /c/<club>/door/<token>/
+    "owed": 1,  # the payee's link, /c/<club>/owed/<token>/
+    "unsubscribe": 1,  # /c/<club>/unsubscribe/<token>/
+    "claim": 1,  # a member's claim on a player, /c/<club>/claim/<token>/
+    "signup/confirm": 1,  # the sign-up email's link: it signs the new secretary in
+    "accounts/reset": 2,  # the password reset link, /accounts/reset/<uidb64>/<token>/
+}
+_HEADS = [(tuple(head.split("/")), count) for head, count in TOKEN_HEADS.items()]
+# Pages under a head that are no secret: Django's /accounts/reset/done/ and .../set-password/.
+_PAGES = {"done", "set-password"}
+
+_WORD = re.compile(r"[^\s\"']+")
+# Between segments: slashes (a backslash too, as some clients read it) or a query's punctuation;
+# no token the app makes holds one of these (URL-safe base64, Django's signing adds `:` and `.`).
+_SEPARATOR = re.compile(r"([/\\?#&=]+)")
+_SLASHES = re.compile(r"[/\\]+")
+_PLACEHOLDER = re.compile(r"<[\w:]*>")  # a route's `<str:token>`, or a `<token>` already
+# Written percent-encoded in a decoded word, so that a line stays one line and its quotes hold.
+_UNSAFE = re.compile(r"[\s\"'\x00-\x1f\x7f]")
+
+
+def decoded(word: str) -> str:
+    """The word percent-decoded until nothing changes (each pass shortens it, so it ends)."""
+    while "%" in word and (once := unquote(word)) != word:
+        word = once
+    return word
+
+
+def _redact_word(word: str) -> str:
+    # [segment, separator, segment, separator, ..., segment]
+    parts = _SEPARATOR.split(decoded(word))
+    segments = [part.lower() for part in parts[::2]]
+    found = False
+    for i in range(len(segments)):
+        for head, count in _HEADS:
+            end = i + len(head)
+            if tuple(segments[i:end]) != head:
+                continue
+            if not all(_SLASHES.fullmatch(parts[2 * j - 1]) for j in range(i + 1, end)):
+                continue
+            for j in range(end, min(end + count, len(segments))):
+                secret = parts[2 * j]
+                if not (_SLASHES.fullmatch(parts[2 * j - 1]) and secret):
+                    break
+                if secret.lower() not in _PAGES and not _PLACEHOLDER.fullmatch(secret):
+                    parts[2 * j] = "<token>"
+                    found = True
+    if not found:
+        return word
+    return _UNSAFE.sub(lambda m: quote(m[0], safe=""), "".join(parts))
 
 
 def redact(text: str) -> str:
-    text = _PATHS.sub(lambda m: m["head"] + "<token>", text)
-    return _QUOTED.sub(lambda m: m["head"] + "<token>", text)
+    return _WORD.sub(lambda m: _redact_word(m[0]), text)
 
 
 class RedactTokens(logging.Filter):

@@ -27,6 +27,8 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
+from club.log_redaction import redact
+
 log = logging.getLogger("club.requests")
 current_request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
 INCOMING = re.compile(r"^[A-Za-z0-9._:-]{8,64}$")
@@ -68,8 +70,9 @@ def _route(request: HttpRequest) -> str:
     match = request.resolver_match
     if match is not None and match.route:
         return "/" + match.route.lstrip("^")
-    # Unresolved (a 404, a redirect before routing): the path, cut short and without its query.
-    return request.path[:120]
+    # Unresolved (a 404, a redirect before routing): the path, cut short and without its query,
+    # a token's secret already out of it for whatever reads the record (an error tracker too).
+    return redact(request.path[:120])
 
 
 class RequestLogMiddleware:

@@ -293,6 +293,15 @@ LOGGING = {
     },
 }
 
+# Error tracking (Sentry), off unless SENTRY_DSN is set: each error and its breadcrumbs are
+# scrubbed of tokens, email addresses, cookies, headers and bodies first (club/error_tracking.py).
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
+SENTRY_ENVIRONMENT = os.environ.get("SENTRY_ENVIRONMENT", "production").strip() or "production"
+if SENTRY_DSN:
+    from club import error_tracking
+
+    error_tracking.start(SENTRY_DSN, SENTRY_ENVIRONMENT)
+
 # Email (results to players; also password reset). `EMAIL_URL` picks the backend:
 # unset, mail is printed to the console; `smtp://user:password@host:587/?tls=True` (or
 # `smtps://...:465/?ssl=True`) sends through an SMTP server; `dummy:` drops it. The sender is
