@@ -78,17 +78,15 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "card_page": ("seating", "players-seat-themselves"),
 }
 DEFAULT_SECTION = ("secretary", "")
-# The order of the guides on the help index; any other page of docs/ follows.
-ORDER = [
-    "secretary",
-    "draw",
-    "players",
-    "operators",
-    "rules",
-    "grades",
-    "data-file",
-    "architecture",
-]
+# The help index lists the guides by their readers. A club's Help is for its secretaries and its
+# players: running nights, the draw, seating, scoring at the table, the rules, the grade, the
+# club's data file. The people who install and run the server (an operator, the next engineer)
+# have theirs in a section of their own below it; the club's guides link to some of them (the
+# operators' guide, the figures), so they stay served. Every page of docs/ is in one list
+# (tests/house/test_help.py), in the order shown.
+FOR_CLUBS = ["secretary", "draw", "seating", "players", "rules", "grades", "data-file"]
+FOR_HOSTS = ["operators", "reliability", "security", "performance", "architecture"]
+ORDER = FOR_CLUBS + FOR_HOSTS
 IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg"}
 
 
@@ -114,6 +112,20 @@ class Guide:
 def names() -> list[str]:
     found = sorted(p.stem for p in docs_dir().glob("*.md"))
     return [n for n in ORDER if n in found] + [n for n in found if n not in ORDER]
+
+
+def club_guides() -> list[Guide]:
+    """The guides for a club's secretaries and players, in the help index's order."""
+    return _found(FOR_CLUBS)
+
+
+def host_guides() -> list[Guide]:
+    """The guides for the people who run the server, in the help index's order."""
+    return _found(FOR_HOSTS)
+
+
+def _found(wanted: list[str]) -> list[Guide]:
+    return [g for g in (guide(n) for n in wanted) if g is not None]
 
 
 def guide(name: str, *, images: bool = True) -> Guide | None:

@@ -61,6 +61,14 @@ def trump_kind(contract: scoring.Contract, rules: scoring.RuleSet) -> scoring.Tr
 
 
 @dataclass(frozen=True)
+class Problem:
+    """One reason a posted hand was not saved, and the input it names ("" for none)."""
+
+    field: str
+    text: str
+
+
+@dataclass(frozen=True)
 class FieldSlot:
     """A visible field, with the contracts it applies to (the page hides it for the others)."""
 
@@ -295,12 +303,24 @@ class HandLayout(_FormBase):
 
     def problems(self) -> list[str]:
         """Why a posted form was not saved, every reason named ("Contract: choose ...")."""
-        found = [str(message) for message in self.non_field_errors()]
+        return [problem.text for problem in self.problem_items()]
+
+    def problem_items(self) -> list[Problem]:
+        """The reasons of `problems`, each with the field it names (its input's name), so that
+        the page can drop a reason as soon as its field is changed; a reason about the whole
+        hand or the form itself names none."""
+        found = [Problem("", str(message)) for message in self.non_field_errors()]
         for name, messages in self.errors.items():
             if name == NON_FIELD_ERRORS:
                 continue
-            label = self.fields[name].label if name in self.fields else name
-            found.extend(str(m) if name in HIDDEN_FIELDS else f"{label}: {m}" for m in messages)
+            if name in HIDDEN_FIELDS:
+                found.extend(Problem("", str(m)) for m in messages)
+                continue
+            if name not in self.fields:
+                found.extend(Problem("", f"{name}: {m}") for m in messages)
+                continue
+            bound = self[name]
+            found.extend(Problem(bound.html_name, f"{bound.label}: {m}") for m in messages)
         return found
 
     def focus(self, name: str) -> None:

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -59,6 +61,25 @@ class Night(models.Model):
     def is_provisional(self) -> bool:
         """Closed, inside the correction window: final figures are not out yet."""
         return self.is_closed and self.published_at is None and self.publish_after is not None
+
+    @property
+    def state(self) -> str:
+        """The night's state as its pages name it (and style its badge): "open", "closed"
+        (provisional, inside its correction window) or "published" (final)."""
+        return "published" if self.is_published else str(self.status)
+
+    @property
+    def state_label(self) -> str:
+        """ "Open", "Closed" or "Published"."""
+        return "Published" if self.is_published else str(self.get_status_display())
+
+    @property
+    def published_when(self) -> datetime | None:
+        """When the night became final: its publishing, or its close for a night closed with no
+        correction window; None for a night not published."""
+        if not self.is_published:
+            return None
+        return self.published_at or self.closed_at
 
     @property
     def club(self):

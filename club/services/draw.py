@@ -29,7 +29,8 @@ _DRAW_NAMESPACE = uuid.UUID("7c1f3b52-2d0e-4a53-9a57-52b0d8b3b0a1")
 @dataclass(frozen=True)
 class Proposal:
     """A draw not yet confirmed: the date and the tables of player ids in seat order (the first
-    deals first). It travels in the page as signed data, never in the database."""
+    deals first). It travels in the page's address and its form as signed data, never in the
+    database."""
 
     date: dt.date
     tables: tuple[tuple[int, ...], ...]
@@ -182,6 +183,16 @@ def swap(proposal: Proposal, a: int, b: int) -> Proposal:
     switch = {a: b, b: a}
     tables = tuple(tuple(switch.get(pk, pk) for pk in t) for t in proposal.tables)
     return Proposal(proposal.date, tables, proposal.seed)
+
+
+def confirmed_night(club: Club, proposal: Proposal) -> Night | None:
+    """The evening's night if this proposal was confirmed already (every player of it sits at
+    the night), else None."""
+    night = evening_night(club, proposal.date)
+    if night is None:
+        return None
+    seated = seated_at(night)
+    return night if all(pk in seated for pk in proposal.player_ids) else None
 
 
 def proposal_players(club: Club, proposal: Proposal) -> list[list[Player]]:

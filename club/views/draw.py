@@ -1,15 +1,19 @@
-"""The draw: tables for the players who have arrived (a proposal carried in the page as signed
-data), swapping two players, drawing again, and confirming, which creates the night, its tables
-and their links at once. Late arrivals on an open night: a seat at a table with room, a new table
-of their own, or a new table of three with players moved from the tables of 5; the page offers
-only the ways that can seat tonight's late arrivals."""
+"""The draw: tables for the players who have arrived (a proposal carried in the page's address
+as signed data, so that a reload, Back and Forward show the same tables), swapping two players,
+drawing again, and confirming, which creates the night, its tables and their links at once. Late
+arrivals on an open night: a seat at a table with room, a new table of their own, or a new table
+of three with players moved from the tables of 5; the page offers only the ways that can seat
+tonight's late arrivals."""
 
 from __future__ import annotations
+
+import datetime as dt
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path
+from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods
 
 import scoring.draw
@@ -23,6 +27,28 @@ from club.services.setup import SetupError
 from club.views.arrivals import what_the_draw_makes
 from club.views.posted import posted_id, posted_ids
 from club.words import count
+
+
+def _show(club: Club, proposal: draw_service.Proposal) -> HttpResponse:
+    """A redirect to the proposal's own address: reloaded, or reached by Back and Forward, it
+    shows the same tables, and Confirm posts the draw on the screen."""
+    address = reverse("draw", args=[club.slug])
+    return redirect(f"{address}?{urlencode({'proposal': proposal.sign(club)})}")
+
+
+def _proposal_page(request: HttpRequest, club: Club, date: dt.date) -> HttpResponse:
+    """The proposal of the address (SetupError when it is not one the app made, or not of
+    today); once confirmed, the night's links."""
+    proposal = draw_service.Proposal.read(club, request.GET.get("proposal", ""))
+    if proposal.date != date:
+        raise SetupError(
+            f"This draw was for {proposal.date:%d %b %Y}: draw tonight's tables again."
+        )
+    night = draw_service.confirmed_night(club, proposal)
+    if night is not None:
+        messages.info(request, f"{night} was already drawn: these are its tables.")
+        return redirect("night_links", slug=club.slug, night_id=night.pk)
+    return render(request, "club/draw/proposal.html", _proposal_context(club, proposal))
 
 
 def _proposal_context(club: Club, proposal: draw_service.Proposal) -> dict:
@@ -45,27 +71,30 @@ def _proposal_context(club: Club, proposal: draw_service.Proposal) -> dict:
 @login_if_hidden
 @require_http_methods(["GET", "POST"])
 def draw(request: HttpRequest, slug: str) -> HttpResponse:
-    """GET: who is here and a "Draw tables" button. POST `action`: draw (or again), swap (the two
-    ticked players of the posted proposal), confirm (creates the night; goes to its links)."""
+    """GET: who is here and a "Draw tables" button; with `proposal` (signed), that draw, to swap
+    or confirm. POST `action`: draw (or again), swap (the two ticked players of the posted
+    proposal), each answered by a redirect to the proposal's address; confirm (creates the
+    night; goes to its links)."""
     club = access.get_club(request, slug, access.MANAGE)
     date = arrival_service.today(club)
-    action = request.POST.get("action", "")
+    action = request.POST.get("action", "") if request.method == "POST" else ""
     try:
         if action in ("draw", "again"):
             odd = request.POST.get("odd")
             odd_size = int(odd) if odd in ("3", "5") else None
-            proposal = draw_service.propose_draw(club, date, odd_size=odd_size)
-            return render(request, "club/draw/proposal.html", _proposal_context(club, proposal))
+            return _show(club, draw_service.propose_draw(club, date, odd_size=odd_size))
         if action in ("swap", "confirm"):
             proposal = draw_service.Proposal.read(club, request.POST.get("proposal", ""))
             if action == "swap":
                 picked = posted_ids(request.POST.getlist("swap"))
                 if len(picked) != 2:
                     messages.error(request, "Tick exactly two players to swap.")
-                else:
-                    proposal = draw_service.swap(proposal, *picked)
-                context = _proposal_context(club, proposal)
-                return render(request, "club/draw/proposal.html", context)
+                    return _show(club, proposal)
+                try:
+                    return _show(club, draw_service.swap(proposal, *picked))
+                except SetupError as refused:  # the draw stays on the screen, unchanged
+                    messages.error(request, str(refused))
+                    return _show(club, proposal)
             night, created = night_service.confirm_draw(
                 club, date, proposal, access.acting_user(request)
             )
@@ -78,6 +107,8 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
             else:
                 messages.info(request, f"{night} was already drawn: these are its tables.")
             return redirect("night_links", slug=club.slug, night_id=night.pk)
+        if request.method == "GET" and "proposal" in request.GET:
+            return _proposal_page(request, club, date)
     except SetupError as refused:
         messages.error(request, str(refused))
         return redirect("draw", slug=club.slug)

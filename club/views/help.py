@@ -19,8 +19,8 @@ PRINTED = "players"  # the guide a club prints for its tables
 
 @require_safe
 def help_index(request: HttpRequest) -> HttpResponse:
-    found = [g for g in (guides.guide(n) for n in guides.names()) if g is not None]
-    return render(request, "help/index.html", {"guides": found})
+    context = {"guides": guides.club_guides(), "host_guides": guides.host_guides()}
+    return render(request, "help/index.html", context)
 
 
 @require_safe

@@ -1,6 +1,6 @@
 // The table page's entry form kept in step with what is chosen: the "all tricks" button, the
-// contract's change showing only the fields it uses, and the preview never showing errors for
-// fields as they were. Loaded after table-events.js and before table-drafts.js: on "change" the
+// contract's change showing only the fields it uses, and neither the preview nor a refused save's
+// message showing errors for fields as they were. Loaded after table-events.js and before table-drafts.js: on "change" the
 // contract's fields must be shown (and enabled) before the draft reads them.
 (function () {
   "use strict";
@@ -35,13 +35,59 @@
       showFieldsFor(event.target.form);
     }
   });
-  // Then table-drafts.js keeps the draft (its "change" handler comes next).
   on("change", markPreviewStale);
+  // Then table-drafts.js keeps the draft (its "change" handler comes next).
+  on("change", dropFixedProblems);
+  on("input", dropFixedProblems);
 
   function markPreviewStale(event) {
     if (!event.target.form || event.target.form.id !== "hand-form") return;
     var preview = document.getElementById("preview");
     if (preview) preview.classList.add("stale");
+  }
+
+  // --- "Not saved: ..." never names a field already changed --------------------------------------
+
+  // A refused save names each problem's field (templates/club/table.html). Once the scorer changes
+  // that field, or the contract hides it, its problem and its field's own error go; the problems
+  // of the other fields stay, and the message goes when none is left.
+  function dropFixedProblems(event) {
+    var input = event.target;
+    var form = input.form;
+    if (!form || form.id !== "hand-form" || !input.name) return;
+    var slot = input.closest(".field");
+    if (slot && slot.classList.contains("has-error")) {
+      slot.classList.remove("has-error");
+      slot.querySelectorAll(".errorlist").forEach(function (list) { list.remove(); });
+    }
+    var message = document.querySelector("#save-status [data-not-saved]");
+    if (!message) return;
+    var dropped = false;
+    message.querySelectorAll("[data-problem-for]").forEach(function (problem) {
+      var name = problem.dataset.problemFor;
+      if (name === input.name || !inUse(form, name)) {
+        problem.remove();
+        dropped = true;
+      }
+    });
+    if (!dropped) return;
+    var left = Array.prototype.slice.call(message.querySelectorAll(".problem"));
+    if (!left.length) {
+      message.closest("#save-status").replaceChildren();
+      return;
+    }
+    message.replaceChildren("Not saved: ");
+    left.forEach(function (problem, index) {
+      if (index) message.append(" · ");
+      message.append(problem);
+    });
+  }
+
+  // Whether the form still sends the field: an input of that name shown for the contract.
+  function inUse(form, name) {
+    return Array.prototype.some.call(form.elements, function (each) {
+      return each.name === name && !each.disabled;
+    });
   }
 
   function serial(pairs) {

@@ -120,3 +120,64 @@ def test_a_player_finds_their_name_at_the_door_and_ticks_in(browser, live_server
     finally:
         phone.close()
     assert [p.name for p in arrivals.arrived(club)] == ["Cat"]
+
+
+def shown_tables(page: Page) -> list[list[str]]:
+    """The proposal's tables as the page lists them: each seat's name, the first dealer first."""
+    sections = page.locator(".draw-tables section")
+    return [
+        [
+            name.split("\n")[0].removesuffix(" deals first")
+            for name in section.locator(".draw-seat").all_inner_texts()
+        ]
+        for section in sections.all()
+    ]
+
+
+def test_a_proposed_draw_survives_a_reload_and_back_and_forward_and_is_what_confirm_makes(
+    logged_in: Page, live_server, club, season_now, players
+):
+    for player in players:
+        arrivals.tick_in(club, player, club.today())
+    page = logged_in
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/c/{club.slug}/draw/")
+    page.get_by_role("button", name="Draw tables").click()
+    expect(page.locator(".draw-tables section")).to_have_count(2)
+    drawn = shown_tables(page)
+    assert sorted(name for table in drawn for name in table) == sorted(p.name for p in players)
+
+    page.reload()
+    expect(page.locator("h1")).to_contain_text("The draw")
+    assert shown_tables(page) == drawn
+
+    # A swap is a new address: Back shows the draw before it, Forward the swap again.
+    first = page.locator(".draw-tables section").nth(0).locator(".draw-seat").first
+    second = page.locator(".draw-tables section").nth(1).locator(".draw-seat").first
+    first.click()
+    second.click()
+    page.get_by_role("button", name="Swap").click()
+    expect(page.locator(".draw-tables section").nth(0).locator(".draw-seat").first).to_contain_text(
+        drawn[1][0]
+    )
+    swapped = shown_tables(page)
+    page.go_back()
+    expect(page.locator(".draw-tables section").nth(0).locator(".draw-seat").first).to_contain_text(
+        drawn[0][0]
+    )
+    assert shown_tables(page) == drawn
+    page.go_forward()
+    expect(page.locator(".draw-tables section").nth(0).locator(".draw-seat").first).to_contain_text(
+        drawn[1][0]
+    )
+    page.reload()
+    assert shown_tables(page) == swapped
+
+    page.get_by_role("button", name="Confirm").click()
+    expect(page.locator("h1")).to_contain_text("Table links")
+    night = Night.objects.get()
+    made = [
+        [seat.player.name for seat in table.seats.order_by("position").select_related("player")]
+        for table in night.tables.order_by("number")
+    ]
+    assert made == swapped

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import time
+from zoneinfo import ZoneInfo
 
 import pytest
 from a11y import assert_no_axe_violations
@@ -103,6 +104,10 @@ def test_a_stranger_signs_up_and_publishes_a_first_night_on_a_phone(
     expect(page.locator(".messages")).to_contain_text("results are published")
     night.refresh_from_db()
     assert night.is_published
+    # The heading says so, and when, on the club's clock.
+    club.refresh_from_db()
+    published = night.published_at.astimezone(ZoneInfo(club.time_zone))
+    expect(page.locator("h1 .badge")).to_have_text(f"Published {published:%-d %b %Y, %H:%M}")
     print(
         f"\nFrom / to a published first night: {count.taps} taps and {count.keys} keystrokes "
         f"({time.monotonic() - started:.0f} s in the browser)"

@@ -83,3 +83,36 @@ def test_the_players_guide_prints_on_one_page(client, db):
     for heading in ("Scoring at the table", "Open your table's sheet", "Enter a hand",
                     "Put a mistake right", "No signal?", "After the night"):  # fmt: skip
         assert heading in text, heading
+
+
+def listed(index: str, list_id: str) -> list[str]:
+    """The guides (their names, /help/<name>/) of the help index's list with this id."""
+    block = re.search(rf'<ul class="guide-list" id="{list_id}"[^>]*>(.*?)</ul>', index, re.S)
+    assert block is not None, list_id
+    return re.findall(r'href="/help/([\w-]+)/"', block.group(1))
+
+
+def test_a_clubs_help_lists_the_guides_for_secretaries_and_players_and_the_hosts_apart(client, db):
+    index = client.get(reverse("help")).content.decode()
+    assert listed(index, "club-guides") == [
+        "secretary",
+        "draw",
+        "seating",
+        "players",
+        "rules",
+        "grades",
+        "data-file",
+    ]
+    hosts = listed(index, "host-guides")
+    assert hosts == ["operators", "reliability", "security", "performance", "architecture"]
+    # The hosts' list comes after the club's, under its own heading.
+    heading = index.index("For the people who run the server")
+    assert index.index('id="club-guides"') < heading < index.index('id="host-guides"')
+    assert "Running the service" in index[heading:] and "Running the service" not in index[:heading]
+
+
+def test_every_guide_of_docs_is_listed_once_for_clubs_or_for_hosts():
+    """A new page of docs/ must be placed: in the club's Help, or in the hosts' section."""
+    in_docs = {path.stem for path in guides.docs_dir().glob("*.md")}
+    assert not set(guides.FOR_CLUBS) & set(guides.FOR_HOSTS)
+    assert sorted(guides.FOR_CLUBS + guides.FOR_HOSTS) == sorted(in_docs)

@@ -174,13 +174,13 @@ def test_the_draw_pages_draw_swap_and_confirm(client, club, season, secretary):
     url = reverse("draw", args=[club.slug])
     start = client.get(url).content.decode()
     assert "9 players: 1 table of 4 and 1 of 5" in start
-    page = client.post(url, {"action": "draw"})
+    page = client.post(url, {"action": "draw"}, follow=True)
     body = page.content.decode()
     assert body.count("deals first") == 2
     signed = page.context["signed"]
     proposal = draw.Proposal.read(club, signed)
     a, b = proposal.tables[0][0], proposal.tables[1][0]
-    swapped = client.post(url, {"action": "swap", "proposal": signed, "swap": [a, b]})
+    swapped = client.post(url, {"action": "swap", "proposal": signed, "swap": [a, b]}, follow=True)
     assert draw.Proposal.read(club, swapped.context["signed"]).tables[0][0] == b
     one = client.post(url, {"action": "swap", "proposal": signed, "swap": [a]}, follow=True)
     assert "Tick exactly two players" in one.content.decode()
@@ -192,6 +192,55 @@ def test_the_draw_pages_draw_swap_and_confirm(client, club, season, secretary):
     assert "was already drawn" in again.content.decode()
     assert Night.objects.count() == 1
     assert "are drawn" in client.get(url).content.decode()
+
+
+def test_a_proposed_draw_has_its_own_address_that_shows_the_same_tables_until_confirmed(
+    client, club, season, secretary
+):
+    """Reloaded, or reached again by Back and Forward, the draw's address shows the same tables
+    (Draw again and Swap each make a new address); Confirm makes exactly those tables, and the
+    address then leads to the night's links."""
+    client.force_login(secretary)
+    _field(club, 13)
+    url = reverse("draw", args=[club.slug])
+    drawn = client.post(url, {"action": "draw"})
+    assert drawn.status_code == 302 and drawn["Location"].startswith(f"{url}?proposal=")
+    shown = client.get(drawn["Location"])
+    tables = [[p.pk for p in t["players"]] for t in shown.context["tables"]]
+    assert sorted(pk for t in tables for pk in t) == sorted(p.pk for p in club.players.all())
+    again = client.get(drawn["Location"])
+    assert [[p.pk for p in t["players"]] for t in again.context["tables"]] == tables
+    assert again.content.decode().count("deals first") == 3
+    other = client.post(url, {"action": "again", "proposal": shown.context["signed"]})
+    assert other["Location"] != drawn["Location"]
+
+    client.post(drawn["Location"], {"action": "confirm", "proposal": shown.context["signed"]})
+    night = Night.objects.get()
+    seated = [
+        [s.player_id for s in t.seats.order_by("position")] for t in night.tables.order_by("number")
+    ]
+    assert seated == tables
+    back = client.get(drawn["Location"], follow=True)
+    assert back.redirect_chain[-1][0] == reverse("night_links", args=[club.slug, night.pk])
+    assert "was already drawn" in back.content.decode()
+
+
+def test_a_draw_address_not_made_by_the_app_or_of_another_day_shows_the_start_page(
+    client, club, season, secretary
+):
+    client.force_login(secretary)
+    _field(club, 8)
+    url = reverse("draw", args=[club.slug])
+    forged = client.get(url, {"proposal": "x" + draw.propose_draw(club, TONIGHT).sign(club)})
+    assert forged.status_code == 302 and forged["Location"] == url
+    page = client.get(forged["Location"]).content.decode()
+    assert "not one the app made: draw the tables again" in page and "Draw tables" in page
+    old = draw.Proposal(TONIGHT - dt.timedelta(days=7), ((1, 2, 3, 4),), 0).sign(club)
+    answer = client.get(url, {"proposal": old}, follow=True)
+    assert "This draw was for 18 Nov 2026: draw tonight&#x27;s tables again." in (
+        answer.content.decode()
+    )
+    assert not Night.objects.exists()
 
 
 def _drawn_night(club, season, n: int) -> Night:
@@ -287,10 +336,12 @@ def test_a_swap_of_an_id_that_is_not_a_plain_number_is_refused_with_a_message(
     client.force_login(secretary)
     _field(club, 8)
     url = reverse("draw", args=[club.slug])
-    signed = client.post(url, {"action": "draw"}).context["signed"]
+    signed = client.post(url, {"action": "draw"}, follow=True).context["signed"]
     a = draw.Proposal.read(club, signed).tables[0][0]
     answer = client.post(url, {"action": "swap", "proposal": signed, "swap": [bad, a]}, follow=True)
     assert answer.status_code == 200 and "Tick exactly two players" in answer.content.decode()
+    # The draw stays on the screen, unchanged.
+    assert draw.Proposal.read(club, answer.context["signed"]) == draw.Proposal.read(club, signed)
 
 
 @pytest.mark.parametrize("bad", HOSTILE_IDS)
@@ -378,7 +429,10 @@ def test_the_arrivals_and_draw_pages_read_a_fixed_number_of_rows(
         with django_assert_max_num_queries(10):
             assert client.get(reverse(name, args=[club.slug])).status_code == 200
     with django_assert_max_num_queries(12):
-        assert client.post(reverse("draw", args=[club.slug]), {"action": "draw"}).status_code == 200
+        drawn = client.post(reverse("draw", args=[club.slug]), {"action": "draw"})
+    assert drawn.status_code == 302
+    with django_assert_max_num_queries(10):
+        assert client.get(drawn["Location"]).status_code == 200
 
 
 def test_a_number_the_clubs_odd_size_cannot_split_is_drawn_with_the_other_tonight(
@@ -389,10 +443,12 @@ def test_a_number_the_clubs_odd_size_cannot_split_is_drawn_with_the_other_tonigh
     url = reverse("draw", args=[club.slug])
     page = client.get(url).content.decode()
     assert "Draw with tables of 3 tonight" in page
-    answer = client.post(url, {"action": "draw", "odd": "3"})
+    answer = client.post(url, {"action": "draw", "odd": "3"}, follow=True)
     assert [t["size"] for t in answer.context["tables"]] == [4, 3]
     signed = answer.context["signed"]
-    again = client.post(url, {"action": "again", "odd": answer.context["odd"], "proposal": signed})
+    again = client.post(
+        url, {"action": "again", "odd": answer.context["odd"], "proposal": signed}, follow=True
+    )
     assert [t["size"] for t in again.context["tables"]] == [4, 3]
     club.refresh_from_db()
     assert club.odd_tables == "5"  # the club's setting is unchanged
@@ -418,7 +474,7 @@ def test_the_draw_seats_only_who_has_no_seat_at_tonights_night(client, club, sea
     start = client.get(url).content.decode()
     assert "1 table of" in start and "sits already" in start and "Draw the others" in start
     assert "8 players: 2 tables of 4" in start
-    page = client.post(url, {"action": "draw"})
+    page = client.post(url, {"action": "draw"}, follow=True)
     # The proposal numbers its tables as the night will: after the card's table 1.
     assert [t["number"] for t in page.context["tables"]] == [2, 3]
     client.post(url, {"action": "confirm", "proposal": page.context["signed"]})

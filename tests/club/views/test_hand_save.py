@@ -336,3 +336,25 @@ def test_a_refused_save_says_why_beside_the_save_button(scorer_client, table4, p
         r"\s+", " ", beside_save
     )
     assert not Hand.objects.exists()
+
+
+def test_each_reason_a_save_was_refused_names_its_field_for_the_page(
+    scorer_client, table4, players
+):
+    """The page drops a reason once its field is changed: each names the input it is about, and
+    a reason about the form itself (out of date) names none and stays."""
+    ann, bob = players[:2]
+    data = form_data(ann, bob, 6, 1, contract="prop_cop")
+    del data["tricks"]
+    response = scorer_client.post(create_url(table4), data, **HTMX)
+    assert response.status_code == 422
+    html = response.content.decode()
+    named = re.findall(r'<span class="problem" data-problem-for="(\w+)">([^<]*)</span>', html)
+    assert [(name, html_lib.unescape(text).split(":")[0]) for name, text in named] == [
+        ("tricks", "Tricks won"),
+        ("partner", "Partner"),
+    ]
+
+    stale = form_data(ann, bob, 6, 1, expected_number="x")
+    html = scorer_client.post(create_url(table4), stale, **HTMX).content.decode()
+    assert re.findall(r'<span class="problem">', html) and "data-problem-for" not in html

@@ -389,6 +389,66 @@ def test_html_in_player_names_is_escaped_on_the_night_page(
 # Closing and reopening -------------------------------------------------------------------------
 
 
+def heading(body: str) -> str:
+    """The night page's <h1> as text, its tags and spacing removed."""
+    h1 = re.search(r"<h1>(.*?)</h1>", body, re.S)
+    assert h1 is not None
+    return " ".join(re.sub(r"<[^>]+>", " ", h1.group(1)).split())
+
+
+def test_the_heading_says_closed_until_published_then_published_and_when_on_the_clubs_clock(
+    sec_client, secretary, club, night, table4, players
+):
+    from zoneinfo import ZoneInfo
+
+    from club.services.nights import close_night
+    from club.services.publish import publish
+
+    club.time_zone = "Pacific/Kiritimati"  # UTC+14: its clock is rarely the server's
+    club.correction_minutes = 30
+    club.save()
+    play(table4, secretary, players[1])
+    close_night(night, secretary)
+    assert Night.objects.get(pk=night.pk).is_provisional
+    body = sec_client.get(u("night_detail", night.pk)).content.decode()
+    assert heading(body) == "Club night 20 Nov 2026 Closed"
+    assert (
+        '<span class="badge closed">Closed</span>'
+        in sec_client.get(u("night_list")).content.decode()
+    )
+
+    publish(Night.objects.get(pk=night.pk), secretary)
+    published = Night.objects.get(pk=night.pk).published_at
+    local = published.astimezone(ZoneInfo("Pacific/Kiritimati"))
+    body = sec_client.get(u("night_detail", night.pk)).content.decode()
+    assert heading(body) == f"Club night 20 Nov 2026 Published {local:%-d %b %Y, %H:%M}"
+    assert f'<time datetime="{local:%Y-%m-%dT%H:%M:%S}' in body  # the club's offset: +14:00
+    assert re.search(r'<time datetime="[^"]+\+14:00">', body)
+    assert "Closed" not in heading(body)
+    listed = sec_client.get(u("night_list")).content.decode()
+    assert '<span class="badge published">Published</span>' in listed
+    assert '<span class="badge closed">' not in listed
+
+
+def test_a_night_closed_with_no_correction_window_is_published_when_it_closed(
+    sec_client, secretary, club, night, table4, players
+):
+    from zoneinfo import ZoneInfo
+
+    from club.services.nights import close_night
+
+    club.time_zone = "America/Los_Angeles"
+    club.correction_minutes = 0
+    club.save()
+    play(table4, secretary, players[1])
+    close_night(night, secretary)
+    closed = Night.objects.get(pk=night.pk)
+    assert closed.is_published
+    local = (closed.published_at or closed.closed_at).astimezone(ZoneInfo("America/Los_Angeles"))
+    body = sec_client.get(u("night_detail", night.pk)).content.decode()
+    assert heading(body) == f"Club night 20 Nov 2026 Published {local:%-d %b %Y, %H:%M}"
+
+
 def test_close_after_confirming_then_reopen(sec_client, secretary, night, table4, players):
     ann, bob = players[:2]
     play(table4, secretary, bob)
