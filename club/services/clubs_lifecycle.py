@@ -425,6 +425,7 @@ def forget_player(player: Player, by: User | None) -> Player:
         doomed = account is not None and _account_only_here(account, club)
         if (
             doomed
+            and account is not None
             and Membership.objects.filter(club=club, user_id=account, role=Role.SECRETARY).exists()
             and not Membership.objects.filter(club=club, role=Role.SECRETARY)
             .exclude(user_id=account)
