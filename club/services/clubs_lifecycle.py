@@ -45,6 +45,8 @@ from club.models import (
     ScoreLine,
     Season,
 )
+from club.queries.closing_clubs import CLOSED_SUBJECT
+from club.services import closing_mail
 
 log = logging.getLogger(__name__)
 
@@ -142,8 +144,11 @@ def close_club(
     by: User | None,
     because: str = Club.Closure.SECRETARY,
     days: int = KEEP_CLOSED_DAYS,
+    tell_members: bool = True,
 ) -> Club:
-    """Hide the club at once; `purge_clubs` deletes it after `days` (0: at its next run)."""
+    """Hide the club at once; `purge_clubs` deletes it after `days` (0: at its next run). Once
+    the closing commits, each member with an address is emailed (club/services/closing_mail.py),
+    unless `tell_members` is off (a club deleted for good at once)."""
     now = timezone.now()
     with transaction.atomic():
         locked = Club.all_objects.select_for_update().get(pk=club.pk)
@@ -157,8 +162,11 @@ def close_club(
             club=locked,
             user=by,
             action=AuditEvent.Action.CLOSE,
-            subject=f"Club account closed: deleted after {locked.delete_after:%d %b %Y %H:%M} UTC",
+            subject=f"{CLOSED_SUBJECT}: deleted after {locked.delete_after:%d %b %Y %H:%M} UTC",
         )
+        if tell_members:
+            club_id = locked.pk
+            transaction.on_commit(lambda: closing_mail.send_closing_notice.enqueue(club_id))
     log.warning(
         "Club %s (id %s) closed (%s): deleted for good after %s",
         locked.slug,
