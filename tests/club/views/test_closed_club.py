@@ -171,3 +171,11 @@ def test_reopening_brings_the_pages_back_and_the_home_goes_straight_in(
     viewer = logged_in(members["viewer"])
     assert viewer.get(reverse("club", args=[club.slug])).status_code == 200
     assert viewer.get(reverse("home"))["Location"] == reverse("club", args=[club.slug])
+
+
+def test_the_secretary_closing_the_club_is_given_the_hosts_address(client, club, members, settings):
+    settings.HOST_CONTACT_EMAIL = "host@solo.example.org"
+    client.force_login(members["secretary"])
+    done = client.post(reverse("club_close", args=[club.slug]), {"confirm_name": club.name})
+    assert done.status_code == 200
+    assert '<a href="mailto:host@solo.example.org">' in done.content.decode()
