@@ -77,6 +77,7 @@ def made_and_expired():
     run(create)
     (invite,) = mail.outbox
     first_link = reset_link(invite)
+    assert '"Forgotten your password?" on the\nlogin page sends a fresh one' in invite.body
     secretary = get_user_model().objects.get(email="sec@example.org")
     assert not secretary.has_usable_password()
     traveller.stop()
@@ -109,6 +110,8 @@ def test_the_guides_command_lets_a_secretary_whose_link_expired_back_in(made_and
 
 def test_forgotten_your_password_reaches_a_secretary_with_no_password_yet(made_and_expired):
     club, secretary = made_and_expired
+    login_page = Client().get(reverse("login")).content.decode()
+    assert reverse("password_reset") in login_page and "Forgotten your password?" in login_page
     answer = Client().post(reverse("password_reset"), {"email": "Sec@Example.org"})
     assert answer.status_code == 302
 
