@@ -53,6 +53,20 @@ def send_closing_notice(club_id: int) -> int:
                 "\n"
             )
             messages.append(EmailMessage(subject.strip(), body.lstrip("\n"), to=[email]))
-    sent = get_connection().send_messages(messages) if messages else 0
-    log.warning("Club %s (id %s) closed: %s members told by email", club.slug, club.pk, sent)
-    return sent or 0
+    sent = 0
+    connection = get_connection()
+    for message in messages:
+        # One refused address (or a mail server that drops out) leaves the others sent; the
+        # members not reached still find the club closing on their home page.
+        try:
+            sent += connection.send_messages([message]) or 0
+        except Exception:
+            log.exception("Club %s (id %s): the closing notice was not sent", club.slug, club.pk)
+    log.warning(
+        "Club %s (id %s) closed: %s of %s members told by email",
+        club.slug,
+        club.pk,
+        sent,
+        len(messages),
+    )
+    return sent

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from smtplib import SMTPRecipientsRefused
 
 import pytest
 import time_machine
@@ -179,3 +180,25 @@ def test_the_secretary_closing_the_club_is_given_the_hosts_address(client, club,
     done = client.post(reverse("club_close", args=[club.slug]), {"confirm_name": club.name})
     assert done.status_code == 200
     assert '<a href="mailto:host@solo.example.org">' in done.content.decode()
+
+
+class OneRefusedBackend:
+    """A mail server that refuses one address and takes the others."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        pass
+
+    def send_messages(self, messages):
+        if any(m.to == ["scorer@example.org"] for m in messages):
+            raise SMTPRecipientsRefused({"scorer@example.org": (550, b"no such user")})
+        mail.outbox.extend(messages)
+        return len(messages)
+
+
+def test_a_refused_address_leaves_the_other_members_told(
+    club, members, django_capture_on_commit_callbacks, settings, caplog
+):
+    settings.EMAIL_BACKEND = "tests.club.views.test_closed_club.OneRefusedBackend"
+    close(club, members["secretary"], django_capture_on_commit_callbacks)
+    assert sorted(m.to[0] for m in mail.outbox) == ["sec@example.org", "viewer@example.org"]
+    assert "the closing notice was not sent" in caplog.text
