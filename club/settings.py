@@ -79,6 +79,9 @@ MIDDLEWARE = [
     "club.zones.ClubTimeZoneMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
+    # A closed club's page, to its members only: closed on, deleted after (410); anyone else
+    # gets the 404 of a club that never was (club/views/closed_club.py).
+    "club.views.closed_club.ClosedClubMiddleware",
 ]
 
 AUTHENTICATION_BACKENDS = [
@@ -338,6 +341,9 @@ for _name, _address in ADMINS:
         )
 EMAIL_SUBJECT_PREFIX = "[Solo Whist] "
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# The address a closed club's secretary is given to reach the host (their home page, the closing
+# email): to reopen it, or for its data file. Empty: the line is left out.
+HOST_CONTACT_EMAIL = os.environ.get("HOST_CONTACT_EMAIL", "").strip()
 
 # Background work (publishing a night when its correction window ends, and sending
 # the results emails) goes through the django-tasks backport. The database backend keeps the

@@ -3,6 +3,7 @@ club/services/publish.py, the grades' catch-up in club/services/grades.py); task
 earlier release name `club.tasks.<task>`, and still find them here."""
 
 from club.services.account_mail import send_claim_link, send_password_reset
+from club.services.closing_mail import send_closing_notice
 from club.services.grades import drain_grades
 from club.services.publish import publish_when_due, send_results
 
@@ -10,6 +11,7 @@ __all__ = [
     "drain_grades",
     "publish_when_due",
     "send_claim_link",
+    "send_closing_notice",
     "send_password_reset",
     "send_results",
 ]

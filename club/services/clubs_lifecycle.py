@@ -45,6 +45,8 @@ from club.models import (
     ScoreLine,
     Season,
 )
+from club.queries.closing_clubs import CLOSED_SUBJECT
+from club.services import closing_mail
 
 log = logging.getLogger(__name__)
 
@@ -142,8 +144,11 @@ def close_club(
     by: User | None,
     because: str = Club.Closure.SECRETARY,
     days: int = KEEP_CLOSED_DAYS,
+    tell_members: bool = True,
 ) -> Club:
-    """Hide the club at once; `purge_clubs` deletes it after `days` (0: at its next run)."""
+    """Hide the club at once; `purge_clubs` deletes it after `days` (0: at its next run). Once
+    the closing commits, each member with an address is emailed (club/services/closing_mail.py),
+    unless `tell_members` is off (a club deleted for good at once)."""
     now = timezone.now()
     with transaction.atomic():
         locked = Club.all_objects.select_for_update().get(pk=club.pk)
@@ -157,8 +162,11 @@ def close_club(
             club=locked,
             user=by,
             action=AuditEvent.Action.CLOSE,
-            subject=f"Club account closed: deleted after {locked.delete_after:%d %b %Y %H:%M} UTC",
+            subject=f"{CLOSED_SUBJECT}: deleted after {locked.delete_after:%d %b %Y %H:%M} UTC",
         )
+        if tell_members:
+            club_id = locked.pk
+            transaction.on_commit(lambda: closing_mail.send_closing_notice.enqueue(club_id))
     log.warning(
         "Club %s (id %s) closed (%s): deleted for good after %s",
         locked.slug,
@@ -392,16 +400,49 @@ class _Renamer:
         return value
 
 
+def _account_only_here(user_id: int, club: Club) -> bool:
+    """The account belongs to no other club (no membership, no player record there) and is no
+    operator's (staff): forgetting its player deletes it."""
+    return not (
+        Membership.objects.filter(user_id=user_id).exclude(club=club).exists()
+        or Player.objects.filter(user_id=user_id).exclude(club=club).exists()
+        or User.objects.filter(Q(is_staff=True) | Q(is_superuser=True), pk=user_id).exists()
+    )
+
+
+def _delete_account(user_id: int) -> None:
+    """The account, its sessions and its lock-out records (its club rows name it SET_NULL)."""
+    usernames = list(User.objects.filter(pk=user_id).values_list("username", flat=True))
+    _sessions_of([user_id])
+    _lockout_rows(usernames)
+    User.objects.filter(pk=user_id).delete()
+
+
 def forget_player(player: Player, by: User | None) -> Player:
     """The player's name becomes "Former player N"; their email, their account's link and their
-    claims are gone, and their name is taken out of the club's audit trail. Their hands, score
-    lines, debts and payments stay as they were: every amount, standing and settle-up still adds
-    up, under the new name."""
+    claims are gone, and their name is taken out of the club's audit trail. Their account goes
+    too when it belongs to no other club (kept when it is a member or a player of another club,
+    or staff). Their hands, score lines, debts and payments stay as they were: every amount,
+    standing and settle-up still adds up, under the new name. All of it or none."""
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         club = player.club
         if player.name.startswith(FORMER_PLAYER):
             raise LifecycleError(f"{player.name} is forgotten already.")
+        account = player.user_id
+        doomed = account is not None and _account_only_here(account, club)
+        if (
+            doomed
+            and account is not None
+            and Membership.objects.filter(club=club, user_id=account, role=Role.SECRETARY).exists()
+            and not Membership.objects.filter(club=club, role=Role.SECRETARY)
+            .exclude(user_id=account)
+            .exists()
+        ):
+            raise LifecycleError(
+                f"{player.name}'s account is the club's only secretary: make someone else "
+                "secretary first."
+            )
         old, old_email = player.name, player.email
         player.name = _former_name(club)
         player.email = ""
@@ -424,9 +465,11 @@ def forget_player(player: Player, by: User | None) -> Player:
                 AuditEvent.objects.filter(pk=event.pk).update(
                     subject=subject, before=before, after=after
                 )
+        if doomed and account is not None:
+            _delete_account(account)
         AuditEvent.objects.create(
             club=club,
-            user=by,
+            user=None if by is not None and by.pk == account and doomed else by,
             action=AuditEvent.Action.UPDATE,
             subject=f"A player forgotten: now {player.name}",
         )

@@ -17,7 +17,9 @@ from club.services import account_mail
 
 
 class PasswordResetView(auth_views.PasswordResetView):
-    form_class = auth_forms.PasswordResetForm
+    # Also reaches a club member with no password yet (a create_club secretary's first link
+    # expired): club/services/account_mail.py.
+    form_class = account_mail.MemberPasswordResetForm
 
     def form_valid(self, form: auth_forms.PasswordResetForm) -> HttpResponse:
         email = form.cleaned_data["email"]

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 from club import access
 from club.access import club_player, login_if_hidden
 from club.forms.signup import CloseClubForm
-from club.services import clubs_lifecycle
+from club.services import closing_mail, clubs_lifecycle
 
 
 @login_if_hidden
@@ -27,7 +27,11 @@ def club_close(request: HttpRequest, slug: str) -> HttpResponse:
         except clubs_lifecycle.LifecycleError as error:  # closed by another tab meanwhile
             messages.error(request, str(error))
             return redirect("home")
-        return render(request, "club/signup/closed_club.html", {"club": closed})
+        return render(
+            request,
+            "club/signup/closed_club.html",
+            {"club": closed, "host_contact": closing_mail.host_contact()},
+        )
     return render(
         request,
         "club/signup/close.html",

@@ -7,21 +7,35 @@ from django.urls import path
 from club import access
 from club.access import club_reader
 from club.models import Club
+from club.queries import closing_clubs
 from club.queries import club_home as q
 from club.queries import standings as sq
 from club.services import invitations as invitation_service
+from club.services.closing_mail import host_contact
 from club.tables import format_average, format_measure
 
 LEADERS = 5
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The clubs this person belongs to (or the public ones); straight in when there is one."""
+    """The clubs this person belongs to (or the public ones); straight in when there is one.
+    Clubs of theirs that are closed and waiting to be deleted are listed as closing, with the
+    date; a secretary of one is given the host's address (HOST_CONTACT_EMAIL)."""
     clubs = access.user_clubs(request.user)
     invitations = invitation_service.open_invitations(request.user)
-    if request.user.is_authenticated and len(clubs) == 1 and not invitations:
+    closing = closing_clubs.closing_clubs(request.user)
+    if request.user.is_authenticated and len(clubs) == 1 and not invitations and not closing:
         return redirect("club", slug=clubs[0].slug)
-    return render(request, "club/home.html", {"clubs": clubs, "invitations": invitations})
+    return render(
+        request,
+        "club/home.html",
+        {
+            "clubs": clubs,
+            "invitations": invitations,
+            "closing": closing,
+            "host_contact": host_contact(),
+        },
+    )
 
 
 def _leaders(club: Club, ladder: sq.Ladder | None) -> list[dict]:

@@ -62,5 +62,6 @@ class Command(BaseCommand):
         signup.invite_secretary(club, email)
         self.stdout.write(
             f"Made {club.name} at /c/{club.slug}/ ({club.time_zone}); {email} is its secretary "
-            "and has been emailed a link to set a password."
+            "and has been emailed a link to set a password (if it expires unused: "
+            f"manage.py send_login_link {email})."
         )

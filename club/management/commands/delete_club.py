@@ -32,7 +32,10 @@ class Command(BaseCommand):
             raise CommandError("--days cannot be negative.")
         if club.closed_at is None:
             days = 0 if options["now"] else options["days"]
-            club = clubs_lifecycle.close_club(club, None, Club.Closure.OPERATOR, days=days)
+            # Deleted at once (--now): no email saying it will be deleted in so many days.
+            club = clubs_lifecycle.close_club(
+                club, None, Club.Closure.OPERATOR, days=days, tell_members=not options["now"]
+            )
         if options["now"]:
             purged = clubs_lifecycle.purge_club(club)
             self.stdout.write(

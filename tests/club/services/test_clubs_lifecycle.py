@@ -173,10 +173,18 @@ def test_closing_hides_the_club_at_once_and_the_purge_waits_its_14_days(kept_clu
 
     clubs_lifecycle.close_club(club, secretary)
 
+    outsider = Client()
+    outsider.force_login(get_user_model().objects.get(username="keeper"))
     for name in ("club", "club_setup", "night_list", "standings", "player_list"):
-        assert browser.get(reverse(name, args=["doomed"])).status_code == 404, name
-    assert browser.get(reverse("home")).status_code == 200
-    assert "doomed" not in browser.get(reverse("home")).content.decode()
+        # Its member is told it closed (gone: 410); to anyone else it is a club that never was.
+        answer = browser.get(reverse(name, args=["doomed"]))
+        assert answer.status_code == 410, name
+        assert "It will be deleted for good after" in answer.content.decode()
+        assert outsider.get(reverse(name, args=["doomed"])).status_code == 404, name
+    home = browser.get(reverse("home"))
+    assert home.status_code == 200
+    assert reverse("club", args=["doomed"]) not in home.content.decode()  # no link to it
+    assert "it will be deleted for good after" in home.content.decode()  # listed as closing
     assert table_links.find(token) is None
     assert Client().get(reverse("link_table", args=[token])).status_code == 404
     assert Club.objects.filter(slug="doomed").count() == 0  # in no list
@@ -263,6 +271,11 @@ def test_a_closed_club_publishes_and_emails_nothing_until_it_is_reopened(
     play(table4, secretary, players[1], "solo", 6)
     close_night(night, secretary)
     clubs_lifecycle.close_club(club, secretary)
+    # Its members are told it closed (the secretary has the only address), and nothing more.
+    assert [(m.to, m.subject) for m in mail.outbox] == [
+        ([secretary.email], f"{club.name} has closed on Solo Whist")
+    ]
+    mail.outbox.clear()
     after_window = timezone.now() + dt.timedelta(minutes=31)
     assert publish_due(after_window) == (0, 0)
     night.refresh_from_db()

@@ -7,12 +7,13 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.db.models import Sum
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from club.models import AuditEvent, NightTotal, Player, ScoreLine
+from club.models import AuditEvent, Membership, NightTotal, Player, Role, ScoreLine
 from club.queries import standings as sq
 from club.services import clubs_lifecycle, ledger
 from club.services.nights import close_night
@@ -106,3 +107,74 @@ def test_forgetting_ann_leaves_ann_baxter_in_the_trail(club, secretary):
         "note": 'Former player 1 "the hat" said: (a forgotten address)',
     }
     assert event.after == {"names": ["Ann Baxter", "Former player 1"]}
+
+
+def test_forgetting_a_player_deletes_an_account_that_belongs_to_no_other_club(
+    club, secretary, django_user_model, client
+):
+    ann_user = django_user_model.objects.create_user("ann", "ann@example.org", "pw-ann")
+    Membership.objects.create(club=club, user=ann_user, role=Role.VIEWER)
+    ann = Player.objects.create(club=club, name="Ann", email="ann@example.org", user=ann_user)
+    client.force_login(ann_user)
+
+    clubs_lifecycle.forget_player(ann, secretary)
+
+    assert not django_user_model.objects.filter(pk=ann_user.pk).exists()
+    assert not django_user_model.objects.filter(email__iexact="ann@example.org").exists()
+    assert not Membership.objects.filter(user_id=ann_user.pk).exists()
+    assert not Session.objects.exists()  # logged out everywhere
+    assert django_user_model.objects.filter(pk=secretary.pk).exists()
+
+
+def test_forgetting_a_player_keeps_an_account_that_belongs_to_another_club(
+    club, other_club, secretary, django_user_model
+):
+    both_user = django_user_model.objects.create_user("both", "both@example.org", "pw-both")
+    Membership.objects.create(club=club, user=both_user, role=Role.VIEWER)
+    Membership.objects.create(club=other_club, user=both_user, role=Role.VIEWER)
+    here = Player.objects.create(club=club, name="Bo", email="both@example.org", user=both_user)
+    # A player record elsewhere (no membership there) is enough to keep the account too.
+    linked_user = django_user_model.objects.create_user("lin", "lin@example.org", "pw-lin")
+    Player.objects.create(club=other_club, name="Lin", user=linked_user)
+    lin = Player.objects.create(club=club, name="Lin", email="lin@example.org", user=linked_user)
+
+    clubs_lifecycle.forget_player(here, secretary)
+    clubs_lifecycle.forget_player(lin, secretary)
+
+    both_user.refresh_from_db()
+    assert both_user.email == "both@example.org"
+    assert set(both_user.memberships.values_list("club_id", flat=True)) == {
+        club.pk,
+        other_club.pk,
+    }
+    assert django_user_model.objects.filter(pk=linked_user.pk).exists()
+    here.refresh_from_db()
+    assert here.user_id is None and here.name.startswith("Former player")
+
+
+def test_forgetting_is_all_or_nothing_with_the_account(
+    club, secretary, django_user_model, monkeypatch
+):
+    ann_user = django_user_model.objects.create_user("ann", "ann@example.org", "pw-ann")
+    ann = Player.objects.create(club=club, name="Ann", email="ann@example.org", user=ann_user)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the audit trail's write failed")
+
+    monkeypatch.setattr(AuditEvent.objects, "create", broken)
+    with pytest.raises(RuntimeError):
+        clubs_lifecycle.forget_player(ann, secretary)
+
+    ann.refresh_from_db()
+    assert (ann.name, ann.user_id) == ("Ann", ann_user.pk)
+    assert django_user_model.objects.filter(pk=ann_user.pk).exists()
+
+
+def test_the_clubs_only_secretary_is_not_forgotten_with_their_account(
+    club, secretary, django_user_model
+):
+    me = Player.objects.create(club=club, name="Sec", email="sec@example.org", user=secretary)
+    with pytest.raises(clubs_lifecycle.LifecycleError, match="only secretary"):
+        clubs_lifecycle.forget_player(me, secretary)
+    me.refresh_from_db()
+    assert me.name == "Sec" and django_user_model.objects.filter(pk=secretary.pk).exists()

@@ -276,7 +276,7 @@ def test_create_club_makes_the_club_and_emails_its_secretary_a_password_link(db)
 
 
 def test_the_secretary_closes_the_account_after_the_data_file_and_the_name_typed(
-    client, secretary, viewer, club
+    client, secretary, viewer, outsider, club, django_capture_on_commit_callbacks
 ):
     client.force_login(secretary)
     url = reverse("club_close", args=[club.slug])
@@ -291,13 +291,22 @@ def test_the_secretary_closes_the_account_after_the_data_file_and_the_name_typed
     assert "type Crown &amp; Anchor Solo School exactly" in wrong.content.decode()
     assert Club.objects.filter(pk=club.pk).exists()
 
-    done = client.post(url, {"confirm_name": "crown &  anchor solo school"})
+    with django_capture_on_commit_callbacks(execute=True):
+        done = client.post(url, {"confirm_name": "crown &  anchor solo school"})
     assert done.status_code == 200 and "deleted for good after" in done.content.decode()
-    assert client.get(reverse("club", args=[club.slug])).status_code == 404
+    # Each member is emailed; its pages tell its members it closed, and nobody else anything.
+    assert sorted(m.to[0] for m in mail.outbox) == sorted([secretary.email, viewer.email])
+    assert client.get(reverse("club", args=[club.slug])).status_code == 410
     member = Client()
     member.force_login(viewer)
-    assert member.get(reverse("club", args=[club.slug])).status_code == 404
-    assert club.name not in member.get(reverse("home")).content.decode()
+    assert member.get(reverse("club", args=[club.slug])).status_code == 410
+    assert (
+        "Crown &amp; Anchor Solo School was closed on"
+        in member.get(reverse("home")).content.decode()
+    )
+    stranger = Client()
+    stranger.force_login(outsider)
+    assert stranger.get(reverse("club", args=[club.slug])).status_code == 404
     closed = Club.all_objects.get(pk=club.pk)
     assert closed.closed_because == "secretary"
     assert (closed.delete_after - closed.closed_at).days == clubs_lifecycle.KEEP_CLOSED_DAYS
