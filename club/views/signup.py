@@ -95,6 +95,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                     )
                     messages.success(request, f"{club.name} is made: now its first night.")
                     return redirect("club_first_run", slug=club.slug)
+                # Queued for the task worker whether the address is new or known (same work).
                 done = service.sign_up(
                     form.new_club(),
                     form.cleaned_data["email"],
@@ -132,7 +133,8 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
     try:
         user, club, first = service.confirm(token)
     except service.SignupError as error:
-        return render(request, "club/signup/confirm_failed.html", {"error": str(error)}, status=400)
+        # A wrong, old or spent link is a 404, as a wrong token is everywhere else.
+        return render(request, "club/signup/confirm_failed.html", {"error": str(error)}, status=404)
     if not first:
         messages.info(request, "Your email address is confirmed already: log in.")
         return redirect(reverse("login") + "?next=" + reverse("club", args=[club.slug]))
