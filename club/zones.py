@@ -384,3 +384,20 @@ class ClubTimeZoneMiddleware:
             return self.get_response(request)
         finally:
             timezone.deactivate()
+
+
+@cache
+def zone_aliases() -> dict[str, str]:
+    """Each old alias the database knows and its current name (Asia/Calcutta: Asia/Kolkata), for
+    a browser that names its zone by the alias (Chromium does, for Kolkata and Kyiv)."""
+    offered = canonical_zones()
+    return {
+        name: canonical_name(name)
+        for name in sorted(_known())
+        if name not in offered and canonical_name(name) != name
+    }
+
+
+def signup_zone_data() -> dict[str, dict[str, Any]]:
+    """What the sign-up page's script needs to pick the browser's zone and its currency."""
+    return {"currency": currency_by_zone(), "aliases": zone_aliases()}

@@ -3,10 +3,11 @@ and the operator's way, a club made for a secretary who is emailed a link to set
 
 The request checks the form, hashes the password and queues the rest (`finish_sign_up`, run by
 the task worker), the same for an address that has an account and one that has not: neither the
-page nor its time says which. The account is made inactive and the club hidden (club.services.clubs_lifecycle) until the link
-comes back: an address nobody confirms holds nothing for long (both are deleted with the club after
-SIGNUP_WAITS_DAYS). The link is signed (django.core.signing) with the account and the club, and
-works once: after it the account is active and the link only says so.
+page nor its time says which. The account is made inactive and the club hidden
+(club.services.clubs_lifecycle) until the link comes back: an address nobody confirms holds
+nothing for long (both are deleted with the club after SIGNUP_WAITS_DAYS). The link is signed
+(django.core.signing) with the account and the club, and works once: after it the account is
+active and the link only says so.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods
 
-from club import access, ratelimit
+from club import access, ratelimit, zones
 from club.access import login_if_hidden
 from club.forms.signup import ClubFields, FirstNightForm, SignupForm
 from club.services import clubs_lifecycle, first_night
@@ -110,7 +110,12 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "club/signup/form.html",
-        {"form": form, "signed_in": signed_in, "site": _site(request)},
+        {
+            "form": form,
+            "signed_in": signed_in,
+            "site": _site(request),
+            "zone_data": zones.signup_zone_data(),
+        },
         status=422 if form.errors else 200,
     )
 
