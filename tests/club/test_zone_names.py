@@ -138,3 +138,11 @@ def test_every_suggested_currency_fits_the_clubs_fields():
     for currency in zones.CURRENCIES.values():
         assert 0 < len(currency.symbol) <= limit and currency.minor_units in decimals
     assert set(zones.COUNTRY_CURRENCY.values()) <= set(zones.CURRENCIES)
+
+
+def test_create_club_keeps_an_alias_under_its_current_name():
+    from django.core.management import call_command
+
+    call_command("create_club", "Kolkata Solo", "--secretary", "k@example.org", "--time-zone",
+                 "Asia/Calcutta")  # fmt: skip
+    assert Club.objects.get(slug="kolkata-solo").time_zone == "Asia/Kolkata"
