@@ -6,9 +6,11 @@ from club.services.account_mail import send_claim_link, send_password_reset
 from club.services.closing_mail import send_closing_notice
 from club.services.grades import drain_grades
 from club.services.publish import publish_when_due, send_results
+from club.services.signup import finish_sign_up
 
 __all__ = [
     "drain_grades",
+    "finish_sign_up",
     "publish_when_due",
     "send_claim_link",
     "send_closing_notice",

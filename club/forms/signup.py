@@ -51,8 +51,7 @@ class ClubFields(forms.Form):
     minor_units = forms.TypedChoiceField(
         label="Money shown with", choices=DECIMALS_CHOICES, coerce=int, initial=100
     )
-    time_zone = forms.ChoiceField(
-        label="Time zone",
+    time_zone = zones.TimeZoneField(
         help_text="The club's clock: tonight's date, closing times, the emails and sheets.",
     )
     preset = forms.ChoiceField(
@@ -61,9 +60,15 @@ class ClubFields(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # The same zones, grouped by area, as the club's settings offer (club/zones.py).
-        self.fields["time_zone"].choices = zones.zone_choices()
-        self.fields["time_zone"].initial = default_zone()
+        # The same zones, grouped by area, as the club's settings offer (club/zones.py); the
+        # currency follows the zone's country until the person changes it (the browser's zone,
+        # when it picks one, suggests its own: static/js/signup-zone.js).
+        zone = default_zone()
+        self.fields["time_zone"].initial = zone
+        suggested = zones.currency_for_zone(zone)
+        if suggested is not None:
+            self.fields["currency_symbol"].initial = suggested.symbol
+            self.fields["minor_units"].initial = suggested.minor_units
         self.fields["preset"].choices = preset_choices()
 
     def clean_name(self) -> str:
@@ -125,10 +130,13 @@ class SignupForm(ClubFields):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        if data.get("email") and data.get("password"):
+        if data.get("password"):
+            # Checked whatever else is wrong, so that every error shows on the first answer; an
+            # address that is not one is compared with the password as it was typed.
+            email = data.get("email") or self.data.get("email", "").strip().lower()
             try:
                 password_validation.validate_password(
-                    data["password"], User(username=data["email"], email=data["email"])
+                    data["password"], User(username=email, email=email)
                 )
             except forms.ValidationError as error:
                 self.add_error("password", error)

@@ -1,28 +1,33 @@
 """Sign-up: a stranger's account and club in one step, confirmed by a link to their email address;
 and the operator's way, a club made for a secretary who is emailed a link to set their password.
 
-The account is made inactive and the club hidden (club.services.clubs_lifecycle) until the link
-comes back: an address nobody confirms holds nothing for long (both are deleted with the club after
-SIGNUP_WAITS_DAYS). The link is signed (django.core.signing) with the account and the club, and
-works once: after it the account is active and the link only says so.
+The request checks the form, hashes the password and queues the rest (`finish_sign_up`, run by
+the task worker), the same for an address that has an account and one that has not: neither the
+page nor its time says which. The account is made inactive and the club hidden
+(club.services.clubs_lifecycle) until the link comes back: an address nobody confirms holds
+nothing for long (both are deleted with the club after SIGNUP_WAITS_DAYS). The link is signed
+(django.core.signing) with the account and the club, and works once: after it the account is
+active and the link only says so.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.core.mail import send_mail
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
+from django_tasks import task
 
 from club.models import Club, Membership, Role
 from club.services import clubs_lifecycle
@@ -67,8 +72,7 @@ def _send(to: str, template: str, context: dict[str, Any]) -> None:
 
 @dataclass(frozen=True)
 class SignedUp:
-    club: Club | None  # None when the address had an account already (told so by email)
-    email: str
+    email: str  # the page says "check your email" to this address, known or new alike
 
 
 def confirm_url(site: str, token: str) -> str:
@@ -76,40 +80,78 @@ def confirm_url(site: str, token: str) -> str:
 
 
 def sign_up(new: NewClub, email: str, password: str, site: str) -> SignedUp:
-    """Make the inactive account and the hidden club, and email the confirmation link (`site` is
-    the address the person signed up at, e.g. https://solo.example.org). When the address has an
-    account already, nothing is made: the address is told so by email, and the page says the same
-    as for a new one, so that the form never tells a stranger which addresses have accounts."""
-    existing = User.objects.filter(email__iexact=email).order_by("pk").first() or (
-        User.objects.filter(username__iexact=email).first()
-    )
-    if existing is not None:
-        pending = _pending_club(existing)
-        if pending is not None:
-            # The same person again, before confirming: the link again, for the club they made.
-            _send(
-                email,
-                "club/signup/email_confirm.txt",
-                {"club": pending, "url": confirm_url(site, confirmation_token(existing, pending))},
-            )
+    """A stranger's sign-up, as the request does it: the password hashed and the rest queued for
+    the task worker (`finish_sign_up`), for a new address and a known one alike. So the answer
+    and the time it takes are the same whether the address has an account or not; the task row
+    holds the password's hash, never the password. `site` is the address the person signed up
+    at, e.g. https://solo.example.org."""
+    finish_sign_up.enqueue(asdict(new), email, make_password(password), site)
+    return SignedUp(email)
+
+
+@task()
+def finish_sign_up(new_club: dict[str, Any], email: str, password_hash: str, site: str) -> str:
+    """The sign-up's work, in the task worker: make the inactive account (with the password
+    hashed in the request) and the hidden club, and email the confirmation link. When the
+    address has an account already, nothing is made and the address is told so by email: the
+    link again for the club of a sign-up not yet confirmed (naming the club name kept, when this
+    sign-up asked for another), else how to log in. Returns what it did, for the logs."""
+    new = NewClub(**new_club)
+    existing = _account(email)
+    if existing is None:
+        try:
+            with transaction.atomic():
+                user = User.objects.create(
+                    username=email, email=email, password=password_hash, is_active=False
+                )
+                if clubs_lifecycle.slug_taken(new.slug):
+                    # Taken since the form was checked: the next free address for its name.
+                    new = replace(new, slug=clubs_lifecycle.free_slug(new.slug))
+                club = clubs_lifecycle.make_club(new, user, hidden_until_confirmed=True)
+        except IntegrityError:
+            # The same address signed up twice at once: the other task made the account.
+            existing = _account(email)
+            if existing is None:
+                raise
         else:
             _send(
                 email,
-                "club/signup/email_exists.txt",
-                {"login_url": site.rstrip("/") + reverse("login"), "email": email},
+                "club/signup/email_confirm.txt",
+                {"club": club, "url": confirm_url(site, confirmation_token(user, club))},
             )
-        return SignedUp(None, email)
-    with transaction.atomic():
-        user = User.objects.create_user(username=email, email=email, password=password)
-        user.is_active = False
-        user.save(update_fields=["is_active"])
-        club = clubs_lifecycle.make_club(new, user, hidden_until_confirmed=True)
+            return "made"
+    assert existing is not None
+    pending = _pending_club(existing)
+    if pending is not None:
+        # The same person again, before confirming: the link again, for the club they made.
+        _send(
+            email,
+            "club/signup/email_confirm.txt",
+            {
+                "club": pending,
+                "url": confirm_url(site, confirmation_token(existing, pending)),
+                "asked": new.name if new.name != pending.name else "",
+                "setup_url": site.rstrip("/") + reverse("club_setup", args=[pending.slug]),
+            },
+        )
+        return "pending"
     _send(
         email,
-        "club/signup/email_confirm.txt",
-        {"club": club, "url": confirm_url(site, confirmation_token(user, club))},
+        "club/signup/email_exists.txt",
+        {
+            "login_url": site.rstrip("/") + reverse("login"),
+            "signup_url": site.rstrip("/") + reverse("signup"),
+            "email": email,
+            "asked": new.name,
+        },
     )
-    return SignedUp(club, email)
+    return "exists"
+
+
+def _account(email: str) -> User | None:
+    return User.objects.filter(email__iexact=email).order_by("pk").first() or (
+        User.objects.filter(username__iexact=email).first()
+    )
 
 
 def _pending_club(user: User) -> Club | None:

@@ -20,7 +20,7 @@ from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods
 
-from club import access, ratelimit
+from club import access, ratelimit, zones
 from club.access import login_if_hidden
 from club.forms.signup import ClubFields, FirstNightForm, SignupForm
 from club.services import clubs_lifecycle, first_night
@@ -95,6 +95,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                     )
                     messages.success(request, f"{club.name} is made: now its first night.")
                     return redirect("club_first_run", slug=club.slug)
+                # Queued for the task worker whether the address is new or known (same work).
                 done = service.sign_up(
                     form.new_club(),
                     form.cleaned_data["email"],
@@ -109,7 +110,12 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "club/signup/form.html",
-        {"form": form, "signed_in": signed_in, "site": _site(request)},
+        {
+            "form": form,
+            "signed_in": signed_in,
+            "site": _site(request),
+            "zone_data": zones.signup_zone_data(),
+        },
         status=422 if form.errors else 200,
     )
 
@@ -132,7 +138,8 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
     try:
         user, club, first = service.confirm(token)
     except service.SignupError as error:
-        return render(request, "club/signup/confirm_failed.html", {"error": str(error)}, status=400)
+        # A wrong, old or spent link is a 404, as a wrong token is everywhere else.
+        return render(request, "club/signup/confirm_failed.html", {"error": str(error)}, status=404)
     if not first:
         messages.info(request, "Your email address is confirmed already: log in.")
         return redirect(reverse("login") + "?next=" + reverse("club", args=[club.slug]))

@@ -354,3 +354,6 @@ NOT_NOW = {("link_pay", "post")}
 # The guides' pictures come from bin/screenshots: a checkout without them answers 404 (the guides'
 # own tests check every picture a guide shows).
 NOT_NOW |= {("help_image", "get")}
+# A sign-up's emailed link works once (then it sends to the log-in page), and a made-up one is a
+# 404 as any wrong token is: tests/club/views/test_signup.py follows a real one.
+NOT_NOW |= {("signup_confirm", "get"), ("signup_confirm", "post")}

@@ -9,6 +9,7 @@ from django.core.validators import validate_email, validate_slug
 from django.db import transaction
 
 import scoring
+from club import zones
 from club.forms.signup import default_zone
 from club.models import Club
 from club.models.clubs import validate_time_zone
@@ -50,7 +51,7 @@ class Command(BaseCommand):
             slug=slug,
             unit_kind=Club.UnitKind.POINTS if options["points"] else Club.UnitKind.MONEY,
             currency_symbol=options["currency"],
-            time_zone=zone,
+            time_zone=zones.canonical_name(zone),  # Asia/Calcutta is kept as Asia/Kolkata
             preset=options["preset"],
         )
         try:
