@@ -381,7 +381,7 @@ def player_statement(
                 r.made,
                 _percent(r.percent_made),
                 money(r.gain),
-                format_average(club, r.average_gain),
+                money(_to_unit(r.average_gain)),
             )
             for r in pq.contracts(season, player)
         ],
@@ -391,6 +391,12 @@ def player_statement(
         balance=balance,
         balance_text=_balance_text(club, balance),
     )
+
+
+def _to_unit(value: Fraction) -> int:
+    """An average to the nearest whole unit of the club (a penny, a cent, a point), a half to the
+    even neighbour: the "Per contract" column prints it as every other amount on the sheet."""
+    return round(value)
 
 
 def _balance_text(club: Club, balance: int | None) -> str:
