@@ -57,6 +57,7 @@ from club.models import (
 )
 from club.models.audit import night_label
 from club.models.tournaments import Entry, Tournament
+from club.money import unit_mismatch
 from club.names import name_key
 from club.services import grades
 from club.services.hands import (
@@ -295,6 +296,7 @@ class _Writer:
         self.record.accounts()
         self.stop_if_problems()
         rule_sets = self.rule_sets(club)
+        self.stop_if_problems()  # a season may name a rule set refused for its unit
         players = self.players(club)
         self.record.players(players, set(summary.players_added), self.doc.players)
         seasons = self.seasons(club, rule_sets)
@@ -388,6 +390,10 @@ class _Writer:
                         f"the club has a rule set called {data.name!r} with other stakes or "
                         "options: rename one of them",
                     )
+                continue
+            problem = unit_mismatch(club, data.rules.unit, remedy="change the rule set's unit")
+            if problem is not None:
+                self.problem(data.where, f"{data.name}: {problem}")
                 continue
             found[data.name] = RuleSet.objects.create(
                 club=club, name=data.name, preset=data.preset, data=data.data
