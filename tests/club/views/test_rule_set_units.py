@@ -148,3 +148,22 @@ def test_sign_up_refuses_a_preset_in_another_currency(client, db):
     assert response.status_code == 422
     assert response.context["form"].errors["preset"][0].startswith(CENTS_IN_PENCE)
     assert not Club.all_objects.filter(name="The Plough Solo Club").exists()
+
+
+def test_create_club_gives_a_first_rule_set_in_the_clubs_unit(db):
+    import io
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    def make(name: str, *extra: str) -> Club:
+        out = io.StringIO()
+        call_command("create_club", name, "--secretary", "sec@example.org", *extra, stdout=out)
+        return Club.objects.get(name=name)
+
+    assert make("Dollars", "--currency", "$").rule_sets.get().rules.unit == "cents"
+    assert make("Pounds").rule_sets.get().rules.unit == "pence"
+    assert make("Points", "--points").rule_sets.get().rules.unit == "points"
+    with pytest.raises(CommandError, match="counts in pence but the club counts in cents"):
+        make("Mixed", "--currency", "$", "--preset", "hoyle")
+    assert not Club.all_objects.filter(name="Mixed").exists()
