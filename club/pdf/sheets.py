@@ -349,6 +349,13 @@ def player_statement(
     def points(value: int) -> str:
         return format_measure(club, value, True, signed=False)
 
+    def per_contract(value: Fraction) -> str:
+        # Money as every amount on the sheet, to the club's unit ("+£1.08", "-$0.36"); points
+        # to two places, as the pages give an average of points ("+1.50 pts").
+        if club.unit_kind == Club.UnitKind.POINTS:
+            return format_average(club, value)
+        return money(_to_unit(value))
+
     totals = pq.summary(season, player)
     best, worst = pq.best_and_worst(season, player)
     ladder = sq.ladder(season)
@@ -381,7 +388,7 @@ def player_statement(
                 r.made,
                 _percent(r.percent_made),
                 money(r.gain),
-                money(_to_unit(r.average_gain)),
+                per_contract(r.average_gain),
             )
             for r in pq.contracts(season, player)
         ],

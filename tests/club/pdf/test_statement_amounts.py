@@ -1,5 +1,6 @@
 """The statement's "Contracts called" table writes its "Per contract" average as every other
-amount of the club is written ("+£1.08", "-$0.36"), whatever its size: read back with pdftotext."""
+amount of the club is written ("+£1.08", "-$0.36"), whatever its size; a points club's keeps two
+places ("+1.50 pts"). Read back with pdftotext."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 import scoring
-from club.models import ScoreLine
+from club.models import Club, ScoreLine
 from tests.club.ledger_kit import play
 
 
@@ -80,3 +81,18 @@ def test_statement_per_contract_column_is_in_the_clubs_money_format(
     section = one_line(text.split("Contracts called", 1)[1])
     assert not re.search(r"\d\.\d{3}", section), section
     assert not re.search(r"\d(p|¢)\b", section), section
+
+
+def test_statement_per_contract_of_a_points_club_keeps_two_places(
+    client, viewer, club, season, declared
+):
+    club.unit_kind = Club.UnitKind.POINTS
+    club.save()
+    client.force_login(viewer)
+    response = client.get(
+        reverse("player_statement", args=[club.slug, declared.pk]) + f"?season={season.pk}"
+    )
+    lines = [one_line(line) for line in pdf_text(response.content).splitlines()]
+    # The solos' +24 and -21: an average of one and a half points, not rounded to a whole one.
+    assert "Solo 2 1 50% +3 pts +1.50 pts" in lines
+    assert "Abundance Declared 1 1 100% +108 pts +108.00 pts" in lines
