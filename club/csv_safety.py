@@ -4,8 +4,8 @@ A text cell starting with =, +, -, @, a tab or a carriage return is read by Exce
 Google Sheets as a formula (`=HYPERLINK("http://evil","x")`, `@SUM(...)`, `-2+3+cmd|...`): such a
 cell gets a leading apostrophe, which the spreadsheet shows as text and does not display.
 Numbers stay numbers: an int, or a text that is wholly a number ("-12", "+3", "-£1.20",
-"-0.0172"), is left as it is. A lone sign is not: a spreadsheet reads a bare "=" (the standings'
-mark for no change) as a formula, so it is written "'=" and shows as "=".
+"-0.0172"), is left as it is. A lone sign is not: a spreadsheet reads a bare "=" as a formula,
+so it is written "'=" (the standings CSV says "same" for no change, and needs no such guard).
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from typing import Protocol
 
+import scoring
+
 
 class HasUnit(Protocol):
     unit_kind: str
@@ -57,3 +59,44 @@ def format_spoken(club: HasUnit, amount: int | Fraction, signed: bool = False) -
         return None
     sign = "-" if shown < 0 else "+" if signed and shown > 0 else ""
     return f"{sign}{abs(shown)}{suffix}"
+
+
+# -- a rule set's unit against the club's --------------------------------------------------------
+
+# The currencies a rule set may count its stakes in. Any other unit is a plain count of the
+# club's own unit, fit for every club: "units" (the stakes as multipliers of an agreed wager) and
+# "points" (winner-only points, a season ladder's).
+CURRENCY_UNITS = ("pence", "cents")
+
+
+def unit_name(club: HasUnit) -> str:
+    """What the club's amounts are counted in, as rule sets and the club data file name it:
+    "pence" (a club in £), "cents" (any other currency) or "points"."""
+    if club.unit_kind == "points":
+        return "points"
+    return "pence" if club.currency_symbol == "£" else "cents"
+
+
+def unit_fits(club: HasUnit, unit: str) -> bool:
+    """A rule set counting in `unit` may be the club's: the club's own unit, or a plain count."""
+    return unit not in CURRENCY_UNITS or unit == unit_name(club)
+
+
+def unit_mismatch(
+    club: HasUnit, unit: str, remedy: str = "change the club's money in Settings first"
+) -> str | None:
+    """Why a rule set counting in `unit` cannot be the club's, naming both units and what its
+    amounts would look like, and the presets that fit; None when it fits."""
+    if unit_fits(club, unit):
+        return None
+    own = unit_name(club)
+    fitting = [
+        scoring.presets.title(name)
+        for name, rules in scoring.PRESETS.items()
+        if unit_fits(club, rules.unit)
+    ]
+    return (
+        f"This rule set counts in {unit} but the club counts in {own}: 618 {unit} would be shown "
+        f"as {format_amount(club, 618)}. Choose a rule set that fits the club (of the presets: "
+        f"{', '.join(fitting)}), or {remedy}."
+    )

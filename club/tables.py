@@ -67,6 +67,10 @@ def format_measure(club: Club, value: int, points: bool, signed: bool = True) ->
     return club.format_amount(value, signed=signed)
 
 
+# The standings CSV's Move for a player who kept their place (the page and the sheet show "=").
+NO_CHANGE_WORD = "same"
+
+
 def format_move(row: Row) -> str:
     if row.is_new:
         return "new"
@@ -256,6 +260,10 @@ class StandingsTable(tables.Table):
         )
 
     def value_move(self, record: Row) -> str:
+        # The CSV says "same" for no change: a lone "=" is a formula to a spreadsheet, and the
+        # apostrophe that would guard it shows in the cell.
+        if self.numbers and not record.is_new and record.move == 0:
+            return NO_CHANGE_WORD
         return format_move(record)
 
     def render_trend(self, record: Row) -> SafeString | str:

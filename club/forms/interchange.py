@@ -34,3 +34,12 @@ class ImportForm(forms.Form):
 
 class ConfirmImportForm(forms.Form):
     token = forms.CharField(widget=forms.HiddenInput)
+    # Shown only when the file has closed nights without `debts` whose settle-up has payments.
+    carry_settle_ups = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Carry each closed night's settle-up as money owed",
+        help_text="The file gives no money owed for these nights: ticked, each player's "
+        "statement owes or is owed what the night's settle-up says, as if the night had been "
+        "closed here. Unticked, they owe nothing for them.",
+    )

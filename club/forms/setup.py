@@ -16,6 +16,7 @@ from django.db.models import Field
 import scoring
 from club import zones
 from club.models import Club, Player, Role, RuleSet, Season, StandingsMethod
+from club.money import unit_mismatch
 from club.names import normalise_name
 from club.services.setup import player_named
 
@@ -280,6 +281,13 @@ class RuleSetPresetForm(RuleSetNameMixin, forms.Form):
         self.club = club
         self.fields["preset"].choices = preset_choices()
 
+    def clean_preset(self) -> str:
+        preset = self.cleaned_data["preset"]
+        problem = unit_mismatch(self.club, scoring.preset(preset).unit)
+        if problem is not None:
+            raise forms.ValidationError(problem)
+        return preset
+
 
 def stake_field(contract: scoring.Contract, part: str) -> str:
     return f"stake_{contract.value}_{part}"
@@ -509,6 +517,11 @@ class RuleSetForm(RuleSetNameMixin, forms.Form):
         except scoring.InvalidRuleSet as error:
             message = error.message[:1].upper() + error.message[1:] + "."
             self.add_error(self._form_field(error.field), message)
+            return data
+        problem = unit_mismatch(self.club, data["rules"].unit)
+        if problem is not None:
+            del data["rules"]
+            self.add_error(None, problem)
         return data
 
 

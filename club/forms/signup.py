@@ -14,6 +14,7 @@ import scoring
 from club import zones
 from club.forms.setup import DECIMALS_CHOICES, preset_choices
 from club.models import Club, Player
+from club.money import unit_fits, unit_mismatch
 from club.names import normalise_name
 from club.services import clubs_lifecycle
 from club.services.setup import MAX_NEW_PLAYERS
@@ -94,6 +95,17 @@ class ClubFields(forms.Form):
             data["slug"] = clubs_lifecycle.free_slug(data["name"])
         if data.get("unit_kind") == Club.UnitKind.MONEY and not data.get("currency_symbol"):
             self.add_error("currency_symbol", "Give the currency's symbol, e.g. £, $ or €.")
+        elif data.get("unit_kind") and data.get("preset"):
+            club = Club(
+                unit_kind=data["unit_kind"], currency_symbol=data.get("currency_symbol") or ""
+            )
+            problem = unit_mismatch(
+                club,
+                scoring.preset(data["preset"]).unit,
+                remedy="choose what the club plays for to match",
+            )
+            if problem is not None:
+                self.add_error("preset", problem)
         return data
 
     def new_club(self) -> clubs_lifecycle.NewClub:
@@ -167,10 +179,11 @@ class FirstNightForm(forms.Form):
         self.rule_sets = list(club.rule_sets.order_by("pk"))
         own = [(str(r.pk), r.name) for r in self.rule_sets]
         has = {r.preset for r in self.rule_sets}
+        # Only the presets that count in the club's unit (or in plain units or points).
         presets = [
             (f"preset:{key}", f"New from a preset: {label}")
             for key, label in preset_choices()
-            if key not in has
+            if key not in has and unit_fits(club, scoring.preset(key).unit)
         ]
         self.fields["rule_set"].choices = own + presets
         if own:
@@ -210,6 +223,13 @@ class FirstNightForm(forms.Form):
         value = self.cleaned_data["rule_set"]
         if value.startswith("preset:") and value[7:] not in scoring.PRESETS:
             raise forms.ValidationError("Choose a rule set from the list.")
+        if value.startswith("preset:"):
+            unit = scoring.preset(value[7:]).unit
+        else:
+            unit = next((r.rules.unit for r in self.rule_sets if str(r.pk) == value), "units")
+        problem = unit_mismatch(self.club, unit)
+        if problem is not None:
+            raise forms.ValidationError(problem)
         return value
 
 

@@ -34,12 +34,11 @@ from club.models import (
     Table,
 )
 from club.models.tournaments import Tournament
+from club.money import unit_name
 
 
 def club_unit(club: Club) -> str:
-    if club.unit_kind == Club.UnitKind.POINTS:
-        return "points"
-    return "pence" if club.currency_symbol == "£" else "cents"
+    return unit_name(club)
 
 
 def rule_set_entry(rule_set: RuleSet) -> dict[str, Any]:

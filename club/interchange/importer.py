@@ -44,6 +44,7 @@ from club.interchange.record_write import RecordWriter
 from club.models import (
     AuditEvent,
     Club,
+    Debt,
     Hand,
     Night,
     NightTotal,
@@ -57,8 +58,9 @@ from club.models import (
 )
 from club.models.audit import night_label
 from club.models.tournaments import Entry, Tournament
+from club.money import unit_mismatch
 from club.names import name_key
-from club.services import grades
+from club.services import grades, ledger
 from club.services.hands import (
     HandEntry,
     apply_result,
@@ -66,6 +68,7 @@ from club.services.hands import (
     score_entry,
     score_line_rows,
 )
+from club.words import count
 
 UNIT_SETTINGS: dict[str, dict[str, Any]] = {
     "pence": {"unit_kind": Club.UnitKind.MONEY, "currency_symbol": "£", "minor_units": 100},
@@ -90,6 +93,26 @@ class Summary:
     hands: int = 0
     score_lines: int = 0
     record: list[str] = field(default_factory=list)  # version 3: what else came with the nights
+    # Closed nights the file gives no `debts` whose settle-up has payments, and those payments:
+    # carried as money owed (the ledger's debts, as closing the night makes them) when
+    # `settle_ups_carried`, else left with no money owed.
+    bare_settle_ups: int = 0
+    bare_payments: int = 0
+    settle_ups_carried: bool = False
+
+    def settle_ups_line(self) -> str:
+        """What became of the settle-ups of the closed nights without `debts` ("" when none)."""
+        if not self.bare_settle_ups:
+            return ""
+        nights = count(self.bare_settle_ups, "closed night")
+        whose = f"{nights}'" if self.bare_settle_ups != 1 else f"{nights}'s"
+        ups = "settle-ups were" if self.bare_settle_ups != 1 else "settle-up was"
+        if self.settle_ups_carried:
+            return f"{whose} {ups} carried as money owed: {count(self.bare_payments, 'payment')}."
+        return (
+            f"{whose} {ups} not carried as money owed ({count(self.bare_payments, 'payment')}): "
+            "the file gives no money owed for them, so their statements show none."
+        )
 
     def lines(self) -> list[str]:
         """The summary as a secretary reads it (the command prints these)."""
@@ -103,6 +126,7 @@ class Summary:
             f"Nights: {len(self.nights)}, tables: {self.tables}, hands: {self.hands}, "
             f"score lines: {self.score_lines}",
             *self.record,
+            *([self.settle_ups_line()] if self.bare_settle_ups else []),
         ]
 
 
@@ -224,14 +248,17 @@ def import_document(
     source: str = "",
     dry_run: bool = False,
     rate_grades: bool = True,
+    carry_settle_ups: bool = False,
 ) -> tuple[Club | None, Summary]:
     """Import the document; returns the club and what was added. ImportRefused (with every
     problem) when anything is wrong, and then nothing is written. `dry_run` checks and counts
     everything the import would do and writes nothing (the club is None). The club's Solo grade
-    is rated again after the commit unless `rate_grades` is False."""
+    is rated again after the commit unless `rate_grades` is False. With `carry_settle_ups`, each
+    closed night the file gives no `debts` gets the money owed that closing it makes (the
+    ledger's sync_night); a night with debts in the file keeps exactly those."""
     try:
         with transaction.atomic():
-            writer = _Writer(document, into, slug, user, source)
+            writer = _Writer(document, into, slug, user, source, carry_settle_ups)
             club, summary = writer.run()
             if dry_run:
                 raise _Preview(summary)
@@ -269,8 +296,10 @@ class _Writer:
         slug: str | None,
         user: User | None,
         source: str,
+        carry_settle_ups: bool = False,
     ) -> None:
         self.doc = document
+        self.carry_settle_ups = carry_settle_ups
         self.into = into
         self.slug = slug
         self.user = user if user is not None and user.is_authenticated else None
@@ -295,6 +324,7 @@ class _Writer:
         self.record.accounts()
         self.stop_if_problems()
         rule_sets = self.rule_sets(club)
+        self.stop_if_problems()  # a season may name a rule set refused for its unit
         players = self.players(club)
         self.record.players(players, set(summary.players_added), self.doc.players)
         seasons = self.seasons(club, rule_sets)
@@ -304,6 +334,7 @@ class _Writer:
         )
         events: list[AuditEvent] = []
         made: dict[tuple[str, Any, str], Night] = {}
+        bare: list[Night] = []  # closed nights the file gives no debts
         for night_data in self.doc.nights:
             season = seasons.get(night_data.season)
             if season is None:
@@ -314,10 +345,13 @@ class _Writer:
                 made[(night_data.season, night_data.date, night_data.title)] = night
                 if night_data.record is not None:
                     self.record.night(night, night_data.record, players)
+                if night_data.closed and (night_data.record is None or not night_data.record.debts):
+                    bare.append(night)
         self.stop_if_problems()
         self.record.settlements()
         self.record.club_records(players, made)
         self.stop_if_problems()
+        self.settle_ups(bare)
         if self.doc.record is not None:
             summary.record = self.record.lines()
         if record.audit is not None and self.into is None:
@@ -339,11 +373,35 @@ class _Writer:
                     "players added": summary.players_added,
                     "seasons added": summary.seasons_added,
                     "rule sets added": summary.rule_sets_added,
-                },
+                }
+                | (
+                    {
+                        "settle-ups carried as money owed": summary.bare_settle_ups,
+                        "payments carried": summary.bare_payments,
+                    }
+                    if summary.settle_ups_carried
+                    else {}
+                ),
             )
         )
         AuditEvent.objects.bulk_create(events, batch_size=BATCH)
         return club, summary
+
+    # Closed nights without money owed -------------------------------------------------------------
+
+    def settle_ups(self, nights: list[Night]) -> None:
+        """Count the closed nights without debts whose settle-up has payments, and with
+        `carry_settle_ups` make their debts as closing each night does (ledger.sync_night)."""
+        sizes = ledger.settle_up_sizes(nights)
+        owing = [night for night in nights if sizes[night.pk]]
+        self.summary.bare_settle_ups = len(owing)
+        self.summary.bare_payments = sum(sizes[night.pk] for night in owing)
+        if not (owing and self.carry_settle_ups):
+            return
+        for night in owing:
+            ledger.sync_night(night, self.user)
+        self.summary.settle_ups_carried = True
+        self.summary.bare_payments = Debt.objects.filter(night__in=owing).count()
 
     # The club and its set-up -------------------------------------------------------------------
 
@@ -388,6 +446,10 @@ class _Writer:
                         f"the club has a rule set called {data.name!r} with other stakes or "
                         "options: rename one of them",
                     )
+                continue
+            problem = unit_mismatch(club, data.rules.unit, remedy="change the rule set's unit")
+            if problem is not None:
+                self.problem(data.where, f"{data.name}: {problem}")
                 continue
             found[data.name] = RuleSet.objects.create(
                 club=club, name=data.name, preset=data.preset, data=data.data

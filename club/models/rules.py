@@ -50,6 +50,19 @@ class RuleSet(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        """The admin's check (set-up's forms and services make the same): the stakes count in the
+        club's unit, or in plain units or points."""
+        from django.core.exceptions import ValidationError
+
+        from club.money import unit_mismatch
+
+        if self.club_id is None or not isinstance(self.data, dict):
+            return
+        problem = unit_mismatch(self.club, str(self.data.get("unit", "units")))
+        if problem is not None:
+            raise ValidationError(problem)
+
     @property
     def display_name(self) -> str:
         """The name as people read it: a preset's key ("hoyle") by its title ("Hoyle")."""

@@ -349,6 +349,13 @@ def player_statement(
     def points(value: int) -> str:
         return format_measure(club, value, True, signed=False)
 
+    def per_contract(value: Fraction) -> str:
+        # Money as every amount on the sheet, to the club's unit ("+£1.08", "-$0.36"); points
+        # to two places, as the pages give an average of points ("+1.50 pts").
+        if club.unit_kind == Club.UnitKind.POINTS:
+            return format_average(club, value)
+        return money(_to_unit(value))
+
     totals = pq.summary(season, player)
     best, worst = pq.best_and_worst(season, player)
     ladder = sq.ladder(season)
@@ -381,7 +388,7 @@ def player_statement(
                 r.made,
                 _percent(r.percent_made),
                 money(r.gain),
-                format_average(club, r.average_gain),
+                per_contract(r.average_gain),
             )
             for r in pq.contracts(season, player)
         ],
@@ -391,6 +398,12 @@ def player_statement(
         balance=balance,
         balance_text=_balance_text(club, balance),
     )
+
+
+def _to_unit(value: Fraction) -> int:
+    """An average to the nearest whole unit of the club (a penny, a cent, a point), a half to the
+    even neighbour: the "Per contract" column prints it as every other amount on the sheet."""
+    return round(value)
 
 
 def _balance_text(club: Club, balance: int | None) -> str:

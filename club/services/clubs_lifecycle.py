@@ -45,6 +45,7 @@ from club.models import (
     ScoreLine,
     Season,
 )
+from club.money import unit_mismatch
 from club.queries.closing_clubs import CLOSED_SUBJECT
 from club.services import closing_mail
 
@@ -109,9 +110,12 @@ def make_club(new: NewClub, secretary: User, hidden_until_confirmed: bool) -> Cl
             club.closed_because = Club.Closure.SIGNUP
             club.delete_after = now + dt.timedelta(days=SIGNUP_WAITS_DAYS)
         club.full_clean(validate_unique=False, validate_constraints=False)
+        rules = scoring.preset(new.preset)
+        problem = unit_mismatch(club, rules.unit, remedy="give the club that money")
+        if problem is not None:
+            raise LifecycleError(problem)
         club.save()
         Membership.objects.create(club=club, user=secretary, role=Role.SECRETARY)
-        rules = scoring.preset(new.preset)
         RuleSet.objects.create(
             club=club,
             name=rules.name.replace("-", " ").title(),

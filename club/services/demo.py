@@ -132,7 +132,9 @@ def seed(
     today = today or Club().today()
     last = today - dt.timedelta(days=1)
     with transaction.atomic():
-        club = Club.objects.create(name=name, slug=slug, is_public=True)
+        # The club counts in the preset's money: dollars for the cents preset, else pounds.
+        symbol = "$" if scoring.preset(preset).unit == "cents" else "£"
+        club = Club.objects.create(name=name, slug=slug, is_public=True, currency_symbol=symbol)
         if with_users:
             _demo_users(club)
         names = [PLAYER_NAMES[i % len(PLAYER_NAMES)] for i in range(players)]

@@ -168,6 +168,27 @@ def _night_nets(night: Night) -> dict[int, int]:
     return {row["player"]: row["net"] for row in rows.order_by()}
 
 
+def settle_up_sizes(nights: list[Night]) -> dict[int, int]:
+    """night id -> how many payments its settle-up has, the debts closing it makes when it has
+    none yet (0 for a points club, and for winner-only points): one query."""
+    if not nights or not keeps_ledger(nights[0].season.club):
+        return {night.pk: 0 for night in nights}
+    rows = (
+        ScoreLine.objects.filter(night__in=nights)
+        .values("night", "player__name")
+        .annotate(net=Sum("amount"))
+        .order_by()
+    )
+    # By name, as sync_night settles them.
+    nets: dict[int, dict[str, int]] = defaultdict(dict)
+    for row in rows:
+        nets[row["night"]][row["player__name"]] = row["net"]
+    return {
+        night.pk: len(scoring.settle_up(nets[night.pk])) if sum(nets[night.pk].values()) == 0 else 0
+        for night in nights
+    }
+
+
 def sync_night(night: Night, user: User | None = None) -> bool:
     """Make the night's debts match its settle-up; True when they changed.
 

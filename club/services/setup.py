@@ -35,6 +35,7 @@ from club.models import (
     Tournament,
 )
 from club.models.audit import night_label
+from club.money import unit_mismatch
 from club.names import name_key, normalise_name
 from club.services import grades
 from club.services.locks import NightGone, lock_night, lock_rule_sets, lock_season
@@ -44,8 +45,21 @@ class SetupError(Exception):
     """A set-up change that would leave the club unusable; the message says why."""
 
 
+class UnitMismatch(SetupError):
+    """A rule set whose stakes count in another currency than the club's: its amounts would be
+    shown in the club's money (618 cents as £6.18)."""
+
+
+def check_unit(club: Club, rules: scoring.RuleSet) -> None:
+    """Refuse rules counting in another currency than the club's (UnitMismatch, naming both)."""
+    problem = unit_mismatch(club, rules.unit)
+    if problem is not None:
+        raise UnitMismatch(problem)
+
+
 def rule_set_from_preset(club: Club, preset: str, name: str | None = None) -> RuleSet:
     rules = scoring.preset(preset)
+    check_unit(club, rules)
     return RuleSet.objects.create(
         club=club, name=name or rules.name, preset=preset, data=rules.to_dict()
     )
@@ -63,7 +77,9 @@ def unique_rule_set_name(club: Club, wanted: str) -> str:
 
 
 def create_rule_set(club: Club, name: str, rules: scoring.RuleSet, preset: str = "") -> RuleSet:
-    """A rule set from rules the scoring core has validated (stored as its plain dict)."""
+    """A rule set from rules the scoring core has validated (stored as its plain dict), counting
+    in the club's unit (UnitMismatch otherwise)."""
+    check_unit(club, rules)
     return RuleSet.objects.create(
         club=club, name=name, preset=preset, data=rules.copy(name=name).to_dict()
     )
@@ -82,6 +98,7 @@ def update_rule_set(
     """Change an unused rule set's name and stakes. Its row is locked first: a hand being scored
     under it holds the same lock (club.services.locks), so either the change is saved before the
     hand reads the stakes, or the hand is saved first and the change is refused."""
+    check_unit(rule_set.club, rules)
     with transaction.atomic():
         locked = lock_rule_sets([rule_set.pk])[rule_set.pk]
         if locked.is_used:

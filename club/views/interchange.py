@@ -95,7 +95,14 @@ def club_import(request: HttpRequest, slug: str) -> HttpResponse:
     name = upload.name
     try:
         doc = _read(club, raw, form.kind)
-        _, summary = import_document(doc, into=club, user=access.acting_user(request), dry_run=True)
+        # Counted as carried: the page offers to carry them (ticked), or not.
+        _, summary = import_document(
+            doc,
+            into=club,
+            user=access.acting_user(request),
+            dry_run=True,
+            carry_settle_ups=True,
+        )
     except document.ImportRefused as refused:
         return _page(request, club, form=form, problems=refused.problems, filename=name)
     token = staging.stage(
@@ -129,7 +136,11 @@ def club_import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         doc = _read(club, staged.raw, staged.kind)
         _, summary = import_document(
-            doc, into=club, user=access.acting_user(request), source=staged.name
+            doc,
+            into=club,
+            user=access.acting_user(request),
+            source=staged.name,
+            carry_settle_ups=form.cleaned_data["carry_settle_ups"],
         )
     except document.ImportRefused as refused:
         # The club changed since the preview (a night entered meanwhile): nothing was written.
@@ -140,11 +151,13 @@ def club_import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _done(summary: Summary, name: str) -> str:
-    return (
+    done = (
         f"Imported {name}: {count(len(summary.nights), 'night')}, "
         f"{count(summary.tables, 'table')}, {count(summary.hands, 'hand')}; "
         f"{count(len(summary.players_added), 'player')} added."
     )
+    carried = summary.settle_ups_line()
+    return f"{done} {carried}" if carried else done
 
 
 @cache_control(public=True, max_age=3600)

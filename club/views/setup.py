@@ -262,7 +262,11 @@ def rule_set_copy(request: HttpRequest, slug: str, rule_set_id: int) -> HttpResp
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     original = club_rule_set(club, rule_set_id)
-    rule_set = services.copy_rule_set(original)
+    try:
+        rule_set = services.copy_rule_set(original)
+    except services.SetupError as error:
+        messages.error(request, str(error))
+        return redirect("rule_set_list", slug=club.slug)
     messages.success(request, f"{original.name} copied to {rule_set.name}: change it here.")
     return redirect("rule_set_edit", slug=club.slug, rule_set_id=rule_set.pk)
 

@@ -8,7 +8,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from club.models import Hand, Night
+from club.models import Debt, Hand, Night
 from tests.club.interchange.test_bad_input import sample
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -26,11 +26,19 @@ def test_import_preview_confirm_and_export(logged_in, live_server, club, tmp_pat
     expect(page.locator("h2#preview-title")).to_have_text("Preview: winter.json")
     expect(page.locator("dl.pairs")).to_contain_text("Winter 2026")
     assert not Hand.objects.exists()  # nothing written before the confirmation
+    # The closed night comes without money owed: carrying its settle-up is offered, ticked.
+    carry = page.get_by_label("Carry each closed night's settle-up as money owed")
+    expect(carry).to_be_checked()
     page.get_by_role("button", name="Import 5 hands").click()
     expect(page.locator("body")).to_contain_text(
         "Imported winter.json: 2 nights, 2 tables, 5 hands; 5 players added."
     )
     assert Hand.objects.filter(table__night__season__club=club).count() == 5
+    payments = Debt.objects.filter(club=club).count()
+    assert payments > 0
+    expect(page.locator("body")).to_contain_text(
+        f"1 closed night's settle-up was carried as money owed: {payments} payment"
+    )
 
     with page.expect_download() as download:
         page.get_by_role("link", name="Export club data").click()

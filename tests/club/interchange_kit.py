@@ -216,7 +216,7 @@ def rich_club(club: Club, players: list[Player], user) -> Club:
     goulash = create_rule_set(
         club, "Goulash points", scoring.preset("anna-cubed").copy(source="our own")
     )
-    create_rule_set(club, "Unused", scoring.preset("cents"))
+    create_rule_set(club, "Unused", scoring.preset("standard").copy(stake_unit=5))
     winter = Season.objects.create(
         club=club, name="Winter 2026", start=dt.date(2026, 9, 1), end=dt.date(2027, 3, 31),
         rule_set=hoyle, standings_rule_set=ladder_rules,

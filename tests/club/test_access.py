@@ -265,8 +265,8 @@ CHANGES = [
     Change(
         "rule_set_create",
         MANAGE,
-        lambda w: {"preset": "cents", "name": "Cents"},
-        lambda w: RuleSet.objects.filter(name="Cents").count(),
+        lambda w: {"preset": "standard", "name": "Units"},
+        lambda w: RuleSet.objects.filter(name="Units").count(),
     ),
     Change(
         "rule_set_copy",

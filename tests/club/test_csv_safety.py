@@ -27,7 +27,7 @@ EVIL = '=HYPERLINK("http://evil.example","x")'
         ("\r=1+1", "'\r=1+1"),
         ("- Ann", "'- Ann"),
         ("Ann = Bob", "Ann = Bob"),
-        # A lone sign too: a spreadsheet reads the standings' bare "=" (no change) as a formula.
+        # A lone sign too: a spreadsheet reads a bare "=" as a formula.
         ("=", "'="),
         ("-", "'-"),
         ("+", "'+"),

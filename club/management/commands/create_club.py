@@ -27,7 +27,11 @@ class Command(BaseCommand):
         parser.add_argument("--points", action="store_true", help="Play for points, not money.")
         parser.add_argument("--currency", default="£", help="The currency symbol (default £).")
         parser.add_argument(
-            "--preset", default="hoyle", choices=list(scoring.PRESETS), help="The first rule set."
+            "--preset",
+            default=None,
+            choices=list(scoring.PRESETS),
+            help="The first rule set (default: hoyle for £, cents for another currency, "
+            "anna-cubed for points).",
         )
 
     def handle(self, *args, **options) -> None:
@@ -52,7 +56,7 @@ class Command(BaseCommand):
             unit_kind=Club.UnitKind.POINTS if options["points"] else Club.UnitKind.MONEY,
             currency_symbol=options["currency"],
             time_zone=zones.canonical_name(zone),  # Asia/Calcutta is kept as Asia/Kolkata
-            preset=options["preset"],
+            preset=options["preset"] or _default_preset(options["points"], options["currency"]),
         )
         try:
             with transaction.atomic():
@@ -66,3 +70,10 @@ class Command(BaseCommand):
             "and has been emailed a link to set a password (if it expires unused: "
             f"manage.py send_login_link {email})."
         )
+
+
+def _default_preset(points: bool, currency: str) -> str:
+    """A first rule set that counts in the club's unit."""
+    if points:
+        return "anna-cubed"
+    return "hoyle" if currency == "£" else "cents"

@@ -1,11 +1,12 @@
 """Read a club data file (docs/data-file.md) or a paper-sheet CSV into the database.
 
-    python manage.py import_club FILE [--slug NEW] [--into SLUG] [--dry-run]
+    python manage.py import_club FILE [--slug NEW] [--into SLUG] [--dry-run] [--carry-settle-ups]
 
 Into a new club (its slug from the file, or --slug), or with --into adds the file's nights to an
 existing club. A .csv file (paper sheets, club/interchange/csv_sheets.py) needs --into. All or
 nothing: any problem is printed, with where it is, to standard error, nothing is written and the
-exit status is 1. FILE "-" reads standard input.
+exit status is 1. FILE "-" reads standard input. --carry-settle-ups gives each closed night the
+file gives no `debts` the money owed that closing it makes (as the Import page's checkbox does).
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ class Command(BaseCommand):
         parser.add_argument("--csv", action="store_true", help="the file is a paper-sheet CSV")
         parser.add_argument(
             "--dry-run", action="store_true", help="check and count only; write nothing"
+        )
+        parser.add_argument(
+            "--carry-settle-ups",
+            action="store_true",
+            help="carry each closed night's settle-up as money owed where the file gives no debts",
         )
         parser.add_argument(
             "--no-grades",
@@ -66,6 +72,7 @@ class Command(BaseCommand):
                 source=Path(name).name,
                 dry_run=bool(options["dry_run"]),
                 rate_grades=not options["no_grades"],
+                carry_settle_ups=bool(options["carry_settle_ups"]),
             )
         except document.ImportRefused as refused:
             count = len(refused.problems)

@@ -52,7 +52,11 @@ def build(seed: int, nights: int, correction: int, reopen: bool, tournament: boo
     roster = [
         Player.objects.create(club=club, name=n, email=f"{n.lower()}@example.org") for n in NAMES
     ]
-    rule_set = rule_set_from_preset(club, rng.choice(["hoyle", "standard", "cents"]))
+    preset = rng.choice(["hoyle", "standard", "cents"])
+    if preset == "cents":
+        club.currency_symbol = "$"  # the club counts in the rule set's unit
+        club.save()
+    rule_set = rule_set_from_preset(club, preset)
     season = Season.objects.create(
         club=club, name="Season", start=dt.date(2026, 1, 1), end=dt.date(2026, 12, 31),
         rule_set=rule_set,

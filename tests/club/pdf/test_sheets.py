@@ -540,9 +540,9 @@ def printed_header(header: list[str]) -> list[str]:
 
 def as_printed(header: list[str], row: list[str], club) -> set[str]:
     """A standings CSV row as the sheet may print it: amounts as the page writes them (the CSV's
-    2.62 is "+£2.62"), and the average per hand in pence as on the page, not in full. The CSV's
-    figure is itself rounded to a hundredth of a penny, so the page's tenth may be either
-    neighbour of it."""
+    2.62 is "+£2.62"), the Move "same" as the page's "=", and the average per hand in pence as
+    on the page, not in full. The CSV's figure is itself rounded to a hundredth of a penny, so
+    the page's tenth may be either neighbour of it."""
     from decimal import Decimal
     from fractions import Fraction
 
@@ -550,6 +550,8 @@ def as_printed(header: list[str], row: list[str], club) -> set[str]:
 
     names = printed_header(header)
     cells = list(row)
+    i = names.index("Move")
+    cells[i] = "=" if cells[i] == "same" else cells[i]  # the CSV's word, the page's mark
     for column in ("Net", "Last night"):
         i = names.index(column)
         if cells[i]:

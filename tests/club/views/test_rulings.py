@@ -249,6 +249,7 @@ def test_a_version_1_file_still_means_what_it_meant(db):
         rules.pop(key)  # a version-1 file holds none of them
     rules["stakes"]["misere"]["under"] = 5
     document["rule_sets"] = [{"name": "Six, twelve and eighteen", "rules": rules}]
+    document["club"]["unit"] = "cents"  # the club counts in the rule set's unit
     hands = document["nights"][0]["tables"][0]["hands"]
     hands[0].pop("amounts")
     hands[1].update(revoke_by="Dan Whitaker")  # a revoke against Cat's misère: she wins it

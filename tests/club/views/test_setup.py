@@ -171,7 +171,7 @@ def test_season_names_are_unique_in_the_club(sec_client, season, hoyle):
 def test_season_cannot_use_another_clubs_rule_set(sec_client, other_club):
     from club.services.setup import rule_set_from_preset
 
-    theirs = rule_set_from_preset(other_club, "cents")
+    theirs = rule_set_from_preset(other_club, "standard")
     response = sec_client.post(u("season_create"), season_data(theirs))
     # No rule set of our own yet: the page sends the secretary to create one first.
     assert response.status_code == 302 and response["Location"] == u("rule_set_create")
@@ -212,6 +212,8 @@ def test_edit_a_season_and_its_rule_set_is_fixed_once_hands_are_scored(
 
 
 def test_create_a_rule_set_from_a_preset(sec_client, club):
+    club.currency_symbol = "$"  # the cents preset counts in the club's unit
+    club.save()
     response = sec_client.post(u("rule_set_create"), {"preset": "cents", "name": "Cents"})
     rule_set = RuleSet.objects.get(club=club, name="Cents")
     assert response["Location"] == u("rule_set_edit", rule_set.pk)

@@ -376,7 +376,8 @@ def test_sign_up_first_run_page_lists_the_clubs_rule_sets_and_the_other_presets(
     choices = dict(form.fields["rule_set"].choices)
     assert choices[str(hoyle.pk)] == "Hoyle sixpences"
     assert "preset:hoyle" not in choices  # the club has it already
-    assert {"preset:standard", "preset:cents", "preset:anna-cubed"} <= set(choices)
+    assert {"preset:standard", "preset:anna-cubed"} <= set(choices)
+    assert "preset:cents" not in choices  # the club counts in pence
     assert form["season"].value() == f"{club.today().year} season"
 
 
