@@ -20,6 +20,7 @@ from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods
 
+import scoring
 from club import access, ratelimit, zones
 from club.access import login_if_hidden
 from club.forms.signup import ClubFields, FirstNightForm, SignupForm
@@ -28,6 +29,9 @@ from club.services import signup as service
 from club.services.setup import SetupError
 
 HOUR = 3600
+# What each preset counts in: the page's script keeps the rules to start from in the currency's
+# unit (pence for £, cents for any other), which the form requires.
+PRESET_UNITS = {name: rules.unit for name, rules in scoring.PRESETS.items()}
 # (how many, in how many seconds): a club's secretary signs up once; a shared office address
 # (one client address for many people) a few times an hour.
 LIMITS = getattr(
@@ -114,7 +118,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             "form": form,
             "signed_in": signed_in,
             "site": _site(request),
-            "zone_data": zones.signup_zone_data(),
+            "zone_data": {**zones.signup_zone_data(), "presetUnits": PRESET_UNITS},
         },
         status=422 if form.errors else 200,
     )

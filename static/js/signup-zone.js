@@ -2,6 +2,8 @@
 // not chosen one yet (the server's default is only a guess). The currency follows the zone's
 // country (the server's table, #zone-data: Australia/Sydney -> $ with 2 decimals) until
 // the person types a currency of their own; a zone of no known currency leaves it as it is.
+// The rules to start from follow the currency: a club in £ counts in pence (Hoyle), any other
+// currency in cents (Cents), as the server requires (#zone-data's presetUnits).
 (function () {
   "use strict";
   var select = document.getElementById("id_time_zone");
@@ -19,11 +21,33 @@
   }
   var currencies = data.currency || {};
   var aliases = data.aliases || {}; // Chromium says Asia/Calcutta where the list has Asia/Kolkata
+  var presetUnits = data.presetUnits || {};
   var ownCurrency = posted;
+
+  function fitPreset() {
+    if (!form || !symbol) return;
+    var kind = form.elements.namedItem("unit_kind");
+    if (kind && kind.value !== "money") return;
+    var chosen = form.querySelector('input[name="preset"]:checked');
+    if (!chosen) return;
+    var unit = presetUnits[chosen.value];
+    var want = symbol.value.trim() === "£" ? "pence" : "cents";
+    if ((unit !== "pence" && unit !== "cents") || unit === want) return;
+    var options = form.querySelectorAll('input[name="preset"]');
+    for (var i = 0; i < options.length; i++) {
+      if (presetUnits[options[i].value] === want) {
+        options[i].checked = true;
+        return;
+      }
+    }
+  }
   function mine() {
     ownCurrency = true;
   }
-  if (symbol) symbol.addEventListener("input", mine);
+  if (symbol) {
+    symbol.addEventListener("input", mine);
+    symbol.addEventListener("input", fitPreset);
+  }
   if (decimals) decimals.addEventListener("change", mine);
 
   function suggestCurrency(zone) {
@@ -31,6 +55,7 @@
     if (ownCurrency || !found) return;
     if (symbol) symbol.value = found[0];
     if (decimals) decimals.value = String(found[1]);
+    fitPreset();
   }
   select.addEventListener("change", function () {
     suggestCurrency(select.value);

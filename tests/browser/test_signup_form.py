@@ -24,6 +24,8 @@ def test_an_australian_browser_gets_its_zone_and_australian_dollars(browser, liv
     expect(page.get_by_label("Time zone")).to_have_value("Australia/Sydney")
     expect(page.get_by_label("Currency symbol")).to_have_value("$")
     expect(page.get_by_label("Money shown with")).to_have_value("100")
+    # Dollars count in cents: the rules to start from follow, so the form is accepted as it is.
+    expect(page.locator('input[name="preset"][value="cents"]')).to_be_checked()
     # Another zone chosen by hand: its own currency, until the person types one.
     page.get_by_label("Time zone").select_option("Asia/Tokyo")
     expect(page.get_by_label("Currency symbol")).to_have_value("¥")
@@ -66,3 +68,21 @@ def test_a_wrong_form_shows_every_error_on_its_first_answer(page: Page, live_ser
         expect(page.locator(f".field:has(#id_{field}) .errorlist")).to_contain_text(words)
     # The answer keeps the person's choices: the script does not pick the zone's currency again.
     expect(page.get_by_label("Currency symbol")).to_have_value("")
+
+
+def test_an_australian_signs_up_with_what_the_page_chose(browser, live_server):
+    """The zone, the dollars and the rules that count in cents, as the page chose them: no
+    error about the rule set's unit."""
+    page = _signup_page(browser, live_server, "Australia/Sydney")
+    expect(page.get_by_label("Currency symbol")).to_have_value("$")
+    page.get_by_label("Your email address").fill("sec@example.com.au")
+    page.get_by_label("Choose a password").fill("a long enough passphrase 42")
+    page.get_by_label("Club name").fill("Bondi Solo Whist Club")
+    page.get_by_role("button", name="Sign up").click()
+    expect(page.locator(".errorlist")).to_have_count(0)
+    expect(page).to_have_url(f"{live_server.url}/signup/sent/")
+    # Typing £ by hand brings the rules back to pence.
+    page = _signup_page(browser, live_server, "Australia/Sydney")
+    page.get_by_label("Currency symbol").fill("£")
+    expect(page.locator('input[name="preset"][value="hoyle"]')).to_be_checked()
+    page.context.close()
