@@ -428,6 +428,11 @@ def test_the_heading_says_closed_until_published_then_published_and_when_on_the_
     listed = sec_client.get(u("night_list")).content.decode()
     assert '<span class="badge published">Published</span>' in listed
     assert '<span class="badge closed">' not in listed
+    # The club's home page, its latest night's card and its list of nights alike.
+    home = sec_client.get(reverse("club", args=[club.slug])).content.decode()
+    latest = home[home.index('id="latest-heading"') :].split("</section>")[0]
+    assert '<span class="badge published">Published</span>' in latest
+    assert "Closed" not in home
 
 
 def test_a_night_closed_with_no_correction_window_is_published_when_it_closed(
