@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django_tables2.data import TableListData
 
 from club.models import Club
-from club.money import format_spoken
+from club.money import format_spoken, minor_suffix
 from club.queries.standings import Ladder, Row
 
 PER_PAGE = 50  # players on one page of the standings
@@ -40,13 +40,16 @@ def _decimal(value: Fraction, places: int) -> Decimal:
 
 def format_average(club: Club, value: Fraction, points: bool = False, exact: bool = False) -> str:
     """An average per hand as people say it: under one unit of currency in pence or cents
-    ("+1.4p", "-0.3¢"); otherwise, and always with `exact` (the CSV), to two places finer than
-    the unit: "+£0.0137", "+£1.2500", "+0.42 pts". A sign only when the figure shown is not
-    zero."""
+    ("+1.4p", "-0.3¢"); one unit or more in the club's money format, to its smallest unit as
+    every amount is ("+£1.08", never "+£1.0800"); otherwise, and always with `exact` (the CSV),
+    to two places finer than the unit: "+£0.0137", "+£1.2500", "+0.42 pts". A sign only when
+    the figure shown is not zero."""
     if not (points or exact):
         spoken = format_spoken(club, value, signed=True)
         if spoken is not None:
             return spoken
+        if minor_suffix(club) is not None:  # one unit or more (99.96p included): in pounds
+            return club.format_amount(round(value), signed=True)
     if points or club.unit_kind == Club.UnitKind.POINTS:
         label = club.points_label or ("pts" if points else "")
         shown = _decimal(value, 2)

@@ -43,9 +43,12 @@ def test_averages_under_one_unit_in_pence_or_cents(symbol, value, text):
 @pytest.mark.parametrize(
     ("club", "value", "text"),
     [
-        (club_in("£"), Fraction(9996, 100), "+£0.9996"),  # would round to 100.0p: pounds
-        (club_in("£"), Fraction(100), "+£1.0000"),
-        (club_in("£"), Fraction(-12345, 100), "-£1.2345"),
+        # One unit or more: the club's money format, to the penny (half to even).
+        (club_in("£"), Fraction(9996, 100), "+£1.00"),  # would round to 100.0p: pounds
+        (club_in("£"), Fraction(100), "+£1.00"),
+        (club_in("£"), Fraction(-12345, 100), "-£1.23"),
+        (club_in("£"), Fraction(10850, 100), "+£1.08"),  # 108.5p: half to even
+        (club_in("$"), Fraction(300), "+$3.00"),
         (club_in("kr"), Fraction(172, 100), "+kr0.0172"),  # no known minor unit: exact
         (club_in("£", minor=1), Fraction(3, 2), "+£1.50"),  # whole pounds: not pence
         (club_in("", kind="points"), Fraction(5, 3), "+1.67 pts"),

@@ -87,8 +87,9 @@ def average_text(value: Fraction) -> str:
     if abs(shown) < 100:
         sign = "+" if shown > 0 else "-" if shown < 0 else ""
         return f"{sign}{abs(shown)}p"
-    sign = "+" if value > 0 else "-" if value < 0 else ""
-    return f"{sign}£{abs(pence / 100).quantize(Decimal('0.0001'))}"
+    whole = round(value)  # one pound or more: to the penny, half to even
+    sign = "+" if whole > 0 else "-" if whole < 0 else ""
+    return f"{sign}£{abs(Decimal(whole) / 100):.2f}"
 
 
 def test_night_by_night_with_running_totals(client, season, players, secretary, history):
