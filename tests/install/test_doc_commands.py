@@ -28,6 +28,8 @@ RUNNABLE = ("bin/", ".venv/bin/", ".tools/bin/", "manage.py ", "python manage.py
 SYSTEM_TOOLS = {
     *("export", "systemctl", "journalctl", "for", "do", "done", "break", "apt-get", "sudo"),
     "python3",  # the machine's own Python, before any venv (bin/setup needs one)
+    # The backups' encryption (Debian's age) and an off-site copy, the operator's own.
+    *("age", "age-keygen", "rsync", "rclone"),
 }
 SEPARATORS = {";", "&&", "||", "|", "&"}
 REDIRECTS = {">", ">>", "<", "2>", "2>&1"}
@@ -118,7 +120,7 @@ def manage_problems(words: list[str]) -> list[str]:
     return [
         f"{name} has no option {word.split('=')[0]}"
         for word in words[1:]
-        if word.startswith("-") and word.split("=")[0] not in known
+        if word.startswith("-") and word != "-" and word.split("=")[0] not in known
     ]
 
 
