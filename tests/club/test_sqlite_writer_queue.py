@@ -17,15 +17,26 @@ def test_waiters_get_the_lock_in_the_order_they_came():
     queue = WriterQueue()
     assert queue.acquire(timeout=1)
     order: list[int] = []
+    served = threading.Semaphore(0)
+
+    def wait_turn(n: int) -> None:
+        if queue.acquire(5):
+            order.append(n)
+            served.release()
+
     threads = []
     for n in range(8):
-        thread = threading.Thread(target=lambda n=n: queue.acquire(5) and order.append(n))
+        thread = threading.Thread(target=wait_turn, args=(n,))
         thread.start()
         threads.append(thread)
-        time.sleep(0.02)  # each is waiting before the next comes
+        # Each is in the line before the next comes (however slow the machine), not after a
+        # guessed sleep.
+        deadline = time.monotonic() + 5
+        while len(queue._waiting) < n + 1 and time.monotonic() < deadline:
+            time.sleep(0.001)
     for _ in range(8):
         queue.release()
-        time.sleep(0.02)
+        assert served.acquire(timeout=5)  # the one served has written its number
     for thread in threads:
         thread.join(2)
     assert order == list(range(8))
