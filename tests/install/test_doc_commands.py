@@ -30,6 +30,7 @@ SYSTEM_TOOLS = {
     "python3",  # the machine's own Python, before any venv (bin/setup needs one)
     # The backups' encryption (Debian's age) and an off-site copy, the operator's own.
     *("age", "age-keygen", "rsync", "rclone"),
+    "pg_dump",  # PostgreSQL's own client, for a backup made by hand
 }
 SEPARATORS = {";", "&&", "||", "|", "&"}
 REDIRECTS = {">", ">>", "<", "2>", "2>&1"}
