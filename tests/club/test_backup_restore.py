@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import json
 import os
 import re
 import shutil
@@ -20,6 +19,7 @@ from django.db import connection
 
 from club.models import Club
 from club.services import demo, demo_showcase
+from tests.club.interchange_kit import without_moment
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = (ROOT / "docs" / "operators.md").read_text()
@@ -40,10 +40,21 @@ def shell(command: str, env: dict[str, str]) -> subprocess.CompletedProcess:
     )
 
 
-def without_moment(text: str) -> dict:
-    value = json.loads(text)
-    value.pop("exported_at")
-    return value
+def encrypted_backup(tmp_path: Path) -> tuple[Path, Path]:
+    """The operator's key where the guide keeps it for a restore (~/solo-backup-key.txt), and
+    today's backup made with its public key, as the nightly command makes it."""
+    home = tmp_path / "home"
+    home.mkdir()
+    key = home / "solo-backup-key.txt"
+    subprocess.run(["age-keygen", "-o", str(key)], check=True, capture_output=True)
+    public = subprocess.run(
+        ["age-keygen", "-y", str(key)], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    root = tmp_path / "backups"
+    call_command(
+        "backup", str(root), "--age-recipient", public, stdout=io.StringIO(), stderr=io.StringIO()
+    )
+    return key, root / dt.datetime.now(dt.UTC).date().isoformat()
 
 
 @pytest.mark.skipif(not (ROOT / ".venv" / "bin" / "python").exists(), reason="needs bin/setup")
@@ -56,25 +67,13 @@ def test_an_encrypted_backup_restores_every_club_by_the_guides_steps(tmp_path):
     originals = {p.name: without_moment(p.read_text()) for p in plain.glob("*.json")}
     assert set(originals) == {"demo.json", "redlion.json"}
 
-    # The operator's key, where the guide keeps it for a restore: ~/solo-backup-key.txt.
-    home = tmp_path / "home"
-    home.mkdir()
-    key = home / "solo-backup-key.txt"
-    subprocess.run(["age-keygen", "-o", str(key)], check=True, capture_output=True)
-    public = subprocess.run(
-        ["age-keygen", "-y", str(key)], check=True, capture_output=True, text=True
-    ).stdout.strip()
-    root = tmp_path / "backups"
-    call_command(
-        "backup", str(root), "--age-recipient", public, stdout=io.StringIO(), stderr=io.StringIO()
-    )
-    backup = root / dt.datetime.now(dt.UTC).date().isoformat()
+    key, backup = encrypted_backup(tmp_path)
     assert not list(backup.glob("*.json"))  # encrypted only
     assert {p.name for p in backup.glob("*.json.age")} == {"demo.json.age", "redlion.json.age"}
 
     env = {
         "PATH": os.environ["PATH"],
-        "HOME": str(home),
+        "HOME": str(key.parent),
         "SECRET_KEY": "a restore test's key, not a real one",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'fresh.sqlite3'}",
         "TASKS_BACKEND": "immediate",
@@ -109,25 +108,14 @@ def test_the_whole_host_comes_back_from_the_encrypted_dump_by_the_guides_steps(t
     demo_showcase.showcase(club)
     before = tmp_path / "before"
     call_command("export_club", "--all", str(before), stdout=io.StringIO(), stderr=io.StringIO())
-    home = tmp_path / "home"
-    home.mkdir()
-    key = home / "solo-backup-key.txt"
-    subprocess.run(["age-keygen", "-o", str(key)], check=True, capture_output=True)
-    public = subprocess.run(
-        ["age-keygen", "-y", str(key)], check=True, capture_output=True, text=True
-    ).stdout.strip()
-    root = tmp_path / "backups"
-    call_command(
-        "backup", str(root), "--age-recipient", public, stdout=io.StringIO(), stderr=io.StringIO()
-    )
-    backup = root / dt.datetime.now(dt.UTC).date().isoformat()
+    key, backup = encrypted_backup(tmp_path)
     assert (backup / "solo.dump.age").exists() and not (backup / "solo.dump").exists()
 
     settings = connection.settings_dict
     restored = f"{settings['NAME']}_restored"
     env = {
         **os.environ,
-        "HOME": str(home),
+        "HOME": str(key.parent),
         "PGHOST": settings["HOST"] or "127.0.0.1",
         "PGPORT": str(settings["PORT"] or 5432),
         "PGUSER": settings["USER"] or "postgres",

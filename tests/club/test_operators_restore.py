@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import json
 import os
 import re
 import subprocess
@@ -17,6 +16,7 @@ from django.core.management import call_command
 
 from club.models import Club
 from club.services import demo, demo_showcase
+from tests.club.interchange_kit import without_moment
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = (ROOT / "docs" / "operators.md").read_text()
@@ -43,12 +43,6 @@ def shell(command: str, env: dict[str, str], stdin: str = "") -> subprocess.Comp
         timeout=600,
         start_new_session=True,  # no terminal: changepassword reads the password from stdin
     )
-
-
-def without_moment(text: str) -> dict:
-    value = json.loads(text)
-    value.pop("exported_at")
-    return value
 
 
 @pytest.mark.skipif(not (ROOT / ".venv" / "bin" / "python").exists(), reason="needs bin/setup")
