@@ -154,6 +154,9 @@ def _create_night(
     if made is None:
         date = form.cleaned_data["date"]
         clashes = seated_elsewhere(club, date, [p for players, _ in seated for p in players])
+        # The night this same form made is no clash: a double-click's first send can commit
+        # between the look-up above and this one, and the second is then a resend.
+        clashes = [c for c in clashes if token is None or c.night.form_token != token]
         if clashes and not anyway:
             return clashes
         args = (form.cleaned_data["season"], date, seated)

@@ -63,6 +63,32 @@ def test_the_same_form_sent_twice_makes_one_night(client, club, season, players,
     assert names == ["Club night 20 Nov 2026", "Club night 20 Nov 2026 (2)"]
 
 
+def test_a_resend_that_finds_the_night_made_meanwhile_goes_to_it_not_to_a_clash(
+    client, club, season, players, secretary, monkeypatch
+):
+    """A double-click: the second send looks for its form's night before the first send has
+    committed it, and finds its players seated when the first has. That night is its own, not a
+    clash: the second send goes to it, as any resend does."""
+    from club.queries import night_clashes
+    from club.views import nights as views
+
+    client.force_login(secretary)
+    data = form_data(client, club, players[:4])
+
+    def first_send_commits_meanwhile(*args, **kwargs):
+        create_night_once(
+            season, DATE, [(players[:4], 1)], form_token=uuid.UUID(data["form_token"])
+        )
+        return night_clashes.seated_elsewhere(*args, **kwargs)
+
+    monkeypatch.setattr(views, "seated_elsewhere", first_send_commits_meanwhile)
+    again = client.post(reverse("night_create", args=[club.slug]), data, follow=True)
+    nights = list(Night.objects.filter(season__club=club))
+    assert len(nights) == 1
+    assert again.redirect_chain[-1][0].endswith(f"/nights/{nights[0].pk}/")
+    assert "already created by this form" in again.content.decode()
+
+
 def test_a_different_night_under_a_used_form_is_refused_never_taken_for_a_resend(
     client, club, season, players, secretary
 ):
