@@ -2,16 +2,15 @@ from django.apps import AppConfig
 
 
 class ClubConfig(AppConfig):
+    """The project's history, kept as an app of its own so its migrations still run.
+
+    Until the house was split by domain, every model lived in one app labelled "club". Its
+    migrations (club/migrations/) still make a new database's tables, in their old names; each
+    domain app's first migration then adopts its models' tables without touching them, and the
+    last of these migrations removes the models from this label's state.
+    """
+
     default_auto_field = "django.db.models.BigAutoField"
     name = "club"
-    verbose_name = "Solo Whist club"
-
-    def ready(self) -> None:
-        from club import log_redaction, metrics
-        from club.pdf.statement_mail import statement_attachment
-        from club.services import results_mail
-
-        metrics.connect()  # hands saved, counted as they are committed
-
-        results_mail.attach_to_results(statement_attachment)  # each player's statement, a PDF
-        log_redaction.install()  # no token in the lines of loggers with handlers of their own
+    label = "club"
+    verbose_name = "Solo Whist club (history)"

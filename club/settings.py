@@ -51,8 +51,21 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_tables2",
     "template_partials",
-    # Before django_tasks_db, so that `manage.py db_worker` is the club's (club/worker.py).
+    # The project's history: the migrations of the days when the club was one app (label "club"),
+    # which still make a new database's tables before each app below adopts its own.
     "club",
+    # The apps by domain, each depending only on those above it in this list (docs/architecture.md).
+    "club.clubs",
+    "club.play",
+    "club.money",
+    "club.grades",
+    "club.tournaments",
+    "club.interchange",
+    "club.demo",
+    "club.help",
+    # Before django_tasks_db, so that `manage.py db_worker` is the club's
+    # (club/operations/services/worker.py).
+    "club.operations",
     "django_tasks",
     "django_tasks_db",
     "axes",
@@ -60,13 +73,13 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # First: times the whole request and gives it the id its log lines carry.
-    "club.request_log.RequestLogMiddleware",
-    # Requests by route and status, the save's latency, for /metrics (club/metrics.py).
-    "club.metrics.MetricsMiddleware",
+    "club.operations.logs.request_log.RequestLogMiddleware",
+    # Requests by route and status, the save's latency, for /metrics (club/operations/services/metrics.py).
+    "club.operations.services.metrics.MetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # No database: 503 with Retry-After and a page saying the record is safe (club/outage.py).
-    "club.outage.DatabaseOutageMiddleware",
+    # No database: 503 with Retry-After and a page saying the record is safe (club/operations/views/outage.py).
+    "club.operations.views.outage.DatabaseOutageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -76,19 +89,19 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Every request starts on the server's zone; the club's is switched on where the club loads.
-    "club.zones.ClubTimeZoneMiddleware",
+    "club.lib.zones.ClubTimeZoneMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
     # A closed club's page, to its members only: closed on, deleted after (410); anyone else
-    # gets the 404 of a club that never was (club/views/closed_club.py).
-    "club.views.closed_club.ClosedClubMiddleware",
+    # gets the 404 of a club that never was (club/clubs/views/closed_club.py).
+    "club.clubs.views.closed_club.ClosedClubMiddleware",
 ]
 
 AUTHENTICATION_BACKENDS = [
     # First, so that a locked-out user or address is refused before the password is checked.
-    "club.auth.LockoutBackend",
+    "club.clubs.services.auth.LockoutBackend",
     # The password check, and the signed-in user read once a request, compiled once.
-    "club.auth.MemberBackend",
+    "club.clubs.services.auth.MemberBackend",
     # Only for the sessions signed in before MemberBackend was (each names its backend).
     "django.contrib.auth.backends.ModelBackend",
 ]
@@ -105,7 +118,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "club.views.signup.signup_context",
+                "club.clubs.views.signup.signup_context",
             ],
         },
     },
@@ -126,8 +139,8 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # a writer waits its turn (up to `timeout` seconds) instead of failing at once with "database
     # is locked" when a read-then-write transaction cannot upgrade its lock; NORMAL sync is safe
     # under WAL (a power cut may lose the last commits, never corrupt the file).
-    # Writers of one process queue in turn before SQLite's lock (club/sqlite_backend/base.py).
-    DATABASES["default"]["ENGINE"] = "club.sqlite_backend"
+    # Writers of one process queue in turn before SQLite's lock (club/core/sqlite_backend/base.py).
+    DATABASES["default"]["ENGINE"] = "club.core.sqlite_backend"
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
@@ -144,7 +157,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en-gb"
-# The server's clock (UTC); each club's dates and times are on its own zone (club/zones.py).
+# The server's clock (UTC); each club's dates and times are on its own zone (club/lib/zones.py).
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
@@ -197,7 +210,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = dt.timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_LOCKOUT_CALLABLE = "club.views.lockouts.lockout_response"
+AXES_LOCKOUT_CALLABLE = "club.clubs.views.lockouts.lockout_response"
 # Failed log-ins are rows in the database, so a lock-out made on one web node holds on all.
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_RESET_ON_SUCCESS = True
@@ -250,7 +263,7 @@ def cache_settings(url: str, key_prefix: str) -> dict[str, dict[str, object]]:
     return {
         "default": {
             # Django's RedisCache, but a Redis that stops answering is a miss, not an error page.
-            "BACKEND": "club.cache.ForgivingRedisCache",
+            "BACKEND": "club.core.cache.ForgivingRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": key_prefix,
             # A Redis that stops answering fails a request in seconds instead of hanging it.
@@ -260,9 +273,9 @@ def cache_settings(url: str, key_prefix: str) -> dict[str, dict[str, object]]:
 
 
 CACHES = cache_settings(CACHE_URL, CACHE_KEY_PREFIX)
-SESSION_ENGINE = "club.sessions"  # in the database: any node reads any session
+SESSION_ENGINE = "club.core.sessions"  # in the database: any node reads any session
 
-# Logs: one line per request (club.request_log: request id, club, method, route, status, time)
+# Logs: one line per request (club.operations.logs.request_log: request id, club, method, route, status, time)
 # and every other record with the request id it happened in; `LOG_FORMAT=json` writes each as
 # one JSON object per line for a log collector. REQUEST_LOG=false leaves the request lines out.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()
@@ -272,13 +285,13 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
-        "request_id": {"()": "club.request_log.RequestIdFilter"},
-        # A token URL's secret part never reaches a log line (club/log_redaction.py).
-        "redact_tokens": {"()": "club.log_redaction.RedactTokens"},
+        "request_id": {"()": "club.operations.logs.request_log.RequestIdFilter"},
+        # A token URL's secret part never reaches a log line (club/operations/logs/log_redaction.py).
+        "redact_tokens": {"()": "club.operations.logs.log_redaction.RedactTokens"},
     },
     "formatters": {
         "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
-        "json": {"()": "club.request_log.JsonFormatter"},
+        "json": {"()": "club.operations.logs.request_log.JsonFormatter"},
     },
     "handlers": {
         "console": {
@@ -297,11 +310,11 @@ LOGGING = {
 }
 
 # Error tracking (Sentry), off unless SENTRY_DSN is set: each error and its breadcrumbs are
-# scrubbed of tokens, email addresses, cookies, headers and bodies first (club/error_tracking.py).
+# scrubbed of tokens, email addresses, cookies, headers and bodies first (club/operations/logs/error_tracking.py).
 SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
 SENTRY_ENVIRONMENT = os.environ.get("SENTRY_ENVIRONMENT", "production").strip() or "production"
 if SENTRY_DSN:
-    from club import error_tracking
+    from club.operations.logs import error_tracking
 
     error_tracking.start(SENTRY_DSN, SENTRY_ENVIRONMENT)
 
@@ -312,7 +325,7 @@ if SENTRY_DSN:
 _email = dj_email_url.parse(os.environ.get("EMAIL_URL", "console:"))
 EMAIL_BACKEND = _email["EMAIL_BACKEND"]
 if EMAIL_BACKEND == "django.core.mail.backends.filebased.EmailBackend":
-    EMAIL_BACKEND = "club.mail_files.EmailBackend"  # a file a message, not a file a connection
+    EMAIL_BACKEND = "club.lib.mail_files.EmailBackend"  # a file a message, not a file a connection
 EMAIL_HOST = _email["EMAIL_HOST"] or "localhost"
 EMAIL_PORT = _email["EMAIL_PORT"] or 25
 EMAIL_HOST_USER = _email["EMAIL_HOST_USER"] or ""

@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from club.models import Club, Membership, Player, Role
+from club.clubs.models import Club, Membership, Player, Role
 
 
 @pytest.fixture
@@ -60,7 +60,7 @@ def players(club):
 
 @pytest.fixture
 def hoyle(club):
-    from club.services.setup import rule_set_from_preset
+    from club.clubs.services.setup import rule_set_from_preset
 
     return rule_set_from_preset(club, "hoyle", "Hoyle sixpences")
 
@@ -69,7 +69,7 @@ def hoyle(club):
 def season_now(club, hoyle):
     """A season whose dates contain today, whatever day the tests run (tonight's night)."""
 
-    from club.models import Season
+    from club.clubs.models import Season
 
     today = club.today()
     return Season.objects.create(
@@ -83,7 +83,7 @@ def season_now(club, hoyle):
 
 @pytest.fixture
 def season(club, hoyle):
-    from club.models import Season
+    from club.clubs.models import Season
 
     return Season.objects.create(
         club=club,
@@ -97,7 +97,7 @@ def season(club, hoyle):
 @pytest.fixture
 def night(season, players):
     """Table 1: Ann, Bob, Cat, Dan (Ann deals first). Table 2: Eve..Ivy, five players."""
-    from club.services.setup import create_night
+    from club.clubs.services.setup import create_night
 
     return create_night(season, dt.date(2026, 11, 20), [(players[:4], 0), (players[4:9], 0)])
 

@@ -1,9 +1,9 @@
 # The club app's schema in one step, as migrations 0001 to 0026 left it (Django's squash: a new
 # database runs this one; a database made by the old ones is recognised by `replaces` and goes on
-# from 0026). The night totals' triggers are installed from club/models/totals.py, where their SQL
+# from 0026). The night totals' triggers are installed from club/play/models/totals.py, where their SQL
 # lives, as every later `migrate` also does (post_migrate).
 
-import club.models.clubs
+import club.clubs.models.clubs
 import django.db.models.deletion
 import django.db.models.functions.text
 from django.conf import settings
@@ -11,13 +11,13 @@ from django.db import migrations, models
 
 
 def install_night_total_triggers(apps, schema_editor):
-    from club.models.totals import install_triggers
+    from club.play.models.totals import install_triggers
 
     install_triggers(schema_editor.connection)
 
 
 def drop_night_total_triggers(apps, schema_editor):
-    from club.models.totals import drop_triggers
+    from club.play.models.totals import drop_triggers
 
     drop_triggers(schema_editor.connection)
 
@@ -115,7 +115,7 @@ class Migration(migrations.Migration):
                         blank=True,
                         help_text="Web sites that may show the tournament projector page in a frame, e.g. https://club.example.org (space-separated). Empty: none may.",
                         max_length=300,
-                        validators=[club.models.clubs.validate_origins],
+                        validators=[club.clubs.models.clubs.validate_origins],
                     ),
                 ),
                 (
@@ -161,7 +161,7 @@ class Migration(migrations.Migration):
                         default="Europe/London",
                         help_text="The club's time zone, by its IANA name (e.g. Europe/London).",
                         max_length=64,
-                        validators=[club.models.clubs.validate_time_zone],
+                        validators=[club.clubs.models.clubs.validate_time_zone],
                     ),
                 ),
                 ("closed_at", models.DateTimeField(blank=True, editable=False, null=True)),

@@ -9,7 +9,7 @@ def normalise_player_names(apps, schema_editor):
     """Store every name normalised with its key. Lookalikes already in a club (the same key) keep
     their hands and history: the later ones are renamed "Name (2)", "Name (3)"... so the secretary
     can see them and merge or rename them."""
-    from club.names import name_key, normalise_name
+    from club.lib.names import name_key, normalise_name
 
     Player = apps.get_model("club", "Player")
     taken: dict[int, set[str]] = {}

@@ -1,6 +1,6 @@
 """Clubs whose time zone is stored under an old alias of the time zone database (Asia/Calcutta,
 Africa/Asmera, US/Pacific ...) move to its current name (Asia/Kolkata ...), the name the zone list
-offers (club/zones.py). The clock is the same; only the name changes. The names are frozen here
+offers (club/lib/zones.py). The clock is the same; only the name changes. The names are frozen here
 (tzdata 2025b's aliases and the tz "backward" file's respellings), so that the migration does the
 same on every machine; going back leaves the current names (they are the same clocks)."""
 

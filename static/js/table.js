@@ -52,7 +52,7 @@
     }
   });
 
-  // The deal the server named in a save's answer (club/views/hand_save.py), with the trump's label
+  // The deal the server named in a save's answer (club/play/views/hand_save.py), with the trump's label
   // from the rotation the page came with.
   function dealFromAnswer(xhr) {
     var number = parseInt(xhr.getResponseHeader("X-Next-Number"), 10);

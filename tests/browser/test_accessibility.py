@@ -12,12 +12,12 @@ import pytest
 from a11y import assert_no_axe_violations
 from playwright.sync_api import Page
 
-from club.models import Membership, Role
-from club.services import tournaments as tournament_services
-from club.services.hands import HandEntry, record_hand
-from club.services.nights import close_night
-from club.services.setup import create_night
-from club.services.table_links import night_links
+from club.clubs.models import Membership, Role
+from club.clubs.services.setup import create_night
+from club.play.services.hands import HandEntry, record_hand
+from club.play.services.nights import close_night
+from club.play.services.table_links import night_links
+from club.tournaments.services import tournaments as tournament_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

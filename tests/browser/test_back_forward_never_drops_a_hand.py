@@ -12,8 +12,8 @@ import entry_kit as kit
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from club.models import Hand
-from club.services import table_links as link_service
+from club.play.models import Hand
+from club.play.services import table_links as link_service
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

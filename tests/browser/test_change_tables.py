@@ -11,9 +11,9 @@ import pytest
 from a11y import assert_no_axe_violations
 from playwright.sync_api import Page, expect
 
-from club.models import Player
-from club.services.hands import HandEntry, record_hand
-from club.services.setup import create_night
+from club.clubs.models import Player
+from club.clubs.services.setup import create_night
+from club.play.services.hands import HandEntry, record_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -8,7 +8,8 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from club.models import Debt, Hand, Night
+from club.money.models import Debt
+from club.play.models import Hand, Night
 from tests.club.interchange.test_bad_input import sample
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

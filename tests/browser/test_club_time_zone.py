@@ -20,7 +20,8 @@ def browser_context_args(browser_context_args):
 def test_the_secretary_picks_the_club_s_zone_and_tonight_follows_it(
     logged_in, live_server, club, season_now, axe
 ):
-    from club.models import Club, Night
+    from club.clubs.models import Club
+    from club.play.models import Night
 
     page = logged_in
     page.set_viewport_size(PHONE)

@@ -12,9 +12,10 @@ from entry_kit import fill_hand, save
 from playwright.sync_api import Page, expect
 from test_touch_targets import small_targets
 
-from club.models import Hand, Night, Player, TableLink
-from club.services import arrivals
-from club.services import tokens as token_service
+from club.clubs.models import Player
+from club.play.models import Hand, Night, TableLink
+from club.play.services import arrivals
+from club.play.services import tokens as token_service
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}

@@ -10,12 +10,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from club.models import Player
-from club.services import arrivals
-from club.services import tokens as token_service
-from club.services.hands import HandEntry, next_hand, record_hand
-from club.services.setup import create_night
-from club.services.table_links import night_links
+from club.clubs.models import Player
+from club.clubs.services.setup import create_night
+from club.play.services import arrivals
+from club.play.services import tokens as token_service
+from club.play.services.hands import HandEntry, next_hand, record_hand
+from club.play.services.table_links import night_links
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}

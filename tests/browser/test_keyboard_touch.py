@@ -8,7 +8,7 @@ import pytest
 from a11y import assert_no_axe_violations
 from playwright.sync_api import Page, expect
 
-from club.services.hands import HandEntry, record_hand
+from club.play.services.hands import HandEntry, record_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,8 +9,9 @@ from a11y import assert_no_axe_violations
 from playwright.sync_api import Page, expect
 from test_touch_targets import small_targets
 
-from club.models import Night, Player, Seat
-from club.services import arrivals
+from club.clubs.models import Player
+from club.play.models import Night, Seat
+from club.play.services import arrivals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from club.models import Debt, Settlement
-from club.services.hands import HandEntry, next_hand, record_hand
-from club.services.nights import close_night
+from club.money.models import Debt, Settlement
+from club.play.services.hands import HandEntry, next_hand, record_hand
+from club.play.services.nights import close_night
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -69,7 +69,7 @@ def test_marks_payments_paid_from_a_phone_sized_table_link(
 ):
     """No login: the phone at table 1 opens the table's link after the night is closed, and Bob,
     who is owed, marks Cat's payment part-paid and then paid."""
-    from club.services import table_links as link_service
+    from club.play.services import table_links as link_service
 
     ann, bob, cat = players[:3]
     entry = HandEntry(dealer=next_hand(table4)["dealer"], contract="solo", declarer=bob, tricks=5)

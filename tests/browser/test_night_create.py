@@ -6,7 +6,7 @@ import pytest
 from a11y import assert_no_axe_violations
 from playwright.sync_api import Page, expect
 
-from club.models import Night
+from club.play.models import Night
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -13,7 +13,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import scoring
-from club.models import Hand, Player
+from club.clubs.models import Player
+from club.play.models import Hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -84,7 +85,7 @@ def test_two_tables_at_once_one_offline_mid_entry_stores_the_hand_once(
     phone, live_server, club, secretary, night, table4, table5
 ):
     """Through the tables' own links (no login), as a club night runs."""
-    from club.services import table_links as link_service
+    from club.play.services import table_links as link_service
 
     links = link_service.night_links(night, secretary)
     ctx_a, a = phone(None)
@@ -231,7 +232,7 @@ def test_a_hand_kept_offline_while_the_table_moved_on_asks_before_it_is_saved(
 def test_the_night_page_refreshes_itself_when_a_table_saves_a_hand(
     phone, live_server, club, viewer, secretary, night, table4, players
 ):
-    from club.services.hands import HandEntry, record_hand
+    from club.play.services.hands import HandEntry, record_hand
 
     ann, bob = players[:2]
     ctx, page = phone("viewer")

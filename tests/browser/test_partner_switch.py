@@ -8,7 +8,7 @@ import pytest
 from entry_kit import save, tap
 from playwright.sync_api import expect
 
-from club.models import Hand
+from club.play.models import Hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,9 +9,9 @@ import pytest
 from a11y import assert_no_axe_violations
 from playwright.sync_api import Page, expect
 
-from club.models import Player
-from club.services import tournaments as services
-from club.services.hands import HandEntry, record_hand
+from club.clubs.models import Player
+from club.play.services.hands import HandEntry, record_hand
+from club.tournaments.services import tournaments as services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -18,9 +18,9 @@ from a11y import assert_no_axe_violations
 from entry_kit import tap
 from playwright.sync_api import Page, expect
 
-from club.models import Player, Role
-from club.services.hands import HandEntry, record_hand
-from club.services.setup import create_night
+from club.clubs.models import Player, Role
+from club.clubs.services.setup import create_night
+from club.play.services.hands import HandEntry, record_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -229,7 +229,7 @@ def test_correcting_a_hand_needs_no_sideways_scrolling(
 def test_a_closed_nights_sheet_passes_axe(page: Page, live_server, sheet_night, club, viewer):
     """A visitor's (viewer's) read-only sheet of a closed night: no Edit links to focus, so the
     sheet must not be a scrolling region that the keyboard cannot reach."""
-    from club.services.nights import close_night
+    from club.play.services.nights import close_night
 
     close_night(sheet_night, club.memberships.get(role=Role.SECRETARY).user)
     login(page, live_server, "viewer")

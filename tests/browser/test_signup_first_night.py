@@ -15,7 +15,8 @@ from django.core import mail
 from entry_kit import fill_hand, save
 from playwright.sync_api import Page, expect
 
-from club.models import Club, Hand, Night
+from club.clubs.models import Club
+from club.play.models import Hand, Night
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}

@@ -9,9 +9,10 @@ import pytest
 from entry_kit import fill_hand
 from playwright.sync_api import expect
 
-from club.models import Hand, Player, Table
-from club.services import nights
-from club.services import table_cards as card_service
+from club.clubs.models import Player
+from club.play.models import Hand, Table
+from club.play.services import nights
+from club.play.services import table_cards as card_service
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,8 +11,9 @@ from entry_kit import fill_hand
 from playwright.sync_api import Page, expect
 
 import scoring
-from club.models import AuditEvent, Hand, ScoreLine
-from club.services import table_links as link_service
+from club.clubs.models import AuditEvent
+from club.play.models import Hand, ScoreLine
+from club.play.services import table_links as link_service
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -14,8 +14,10 @@ from entry_kit import fill_hand
 from playwright.sync_api import Page, expect
 
 import scoring
-from club.models import Player, Table, Tournament
-from club.services.hands import HandEntry, record_hand
+from club.clubs.models import Player
+from club.play.models import Table
+from club.play.services.hands import HandEntry, record_hand
+from club.tournaments.models import Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django_tasks import task
 
-from club.models import Club
+from club.clubs.models import Club
 
 
 class NoSuchClub(LookupError):

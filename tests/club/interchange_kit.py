@@ -11,16 +11,22 @@ from typing import Any
 import jsonschema
 
 import scoring
+from club.clubs.models import Club, Player, Season
+from club.clubs.services.setup import (
+    create_night,
+    create_rule_set,
+    delete_club,
+    rule_set_from_preset,
+)
+from club.grades.queries.standings import ladder
 from club.interchange import SCHEMA_PATHS
-from club.interchange.document import read
-from club.interchange.export import export_text
-from club.interchange.importer import import_document
-from club.models import Club, Hand, Night, NightTotal, Player, ScoreLine, Season
-from club.queries.standings import ladder
-from club.services import tournaments as tournament_services
-from club.services.hands import HandEntry, record_hand
-from club.services.nights import close_night
-from club.services.setup import create_night, create_rule_set, delete_club, rule_set_from_preset
+from club.interchange.format.document import read
+from club.interchange.services.export import export_text
+from club.interchange.services.importer import import_document
+from club.play.models import Hand, Night, NightTotal, ScoreLine
+from club.play.services.hands import HandEntry, record_hand
+from club.play.services.nights import close_night
+from club.tournaments.services import tournaments as tournament_services
 
 VALIDATORS = {
     version: jsonschema.Draft202012Validator(

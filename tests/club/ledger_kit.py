@@ -7,8 +7,9 @@ import smtplib
 from django.db.models import Sum
 
 import scoring
-from club.models import Night, Player, ScoreLine
-from club.services.hands import HandEntry, next_hand, record_hand
+from club.clubs.models import Player
+from club.play.models import Night, ScoreLine
+from club.play.services.hands import HandEntry, next_hand, record_hand
 
 
 def play(table, user, declarer, contract="solo", tricks=5, partner=None):

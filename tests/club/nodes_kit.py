@@ -18,8 +18,8 @@ from urllib.parse import quote, urlencode
 from django.conf import settings
 from django.db import connection
 
-from club.bench.entry import stop_server
-from club.bench.many_clubs import node_env, start_node, wait_until_up
+from club.operations.bench.entry import stop_server
+from club.operations.bench.many_clubs import node_env, start_node, wait_until_up
 
 ROOT = Path(__file__).resolve().parents[2]
 CSRF = "0123456789abcdef0123456789abcdef"  # a made-up 32-character CSRF cookie and token

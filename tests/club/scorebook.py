@@ -1,5 +1,5 @@
 """Helpers for the standings, player page and club home tests: nights and hands written through the
-real services (club.services.setup.create_night, club.services.hands.record_hand), and the expected
+real services (club.clubs.services.setup.create_night, club.play.services.hands.record_hand), and the expected
 figures computed independently from scoring.score_hand."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from collections.abc import Sequence
 from html.parser import HTMLParser
 
 import scoring
-from club.models import Night, Player, Season
-from club.services.hands import HandEntry, record_hand
-from club.services.setup import create_night
+from club.clubs.models import Player, Season
+from club.clubs.services.setup import create_night
+from club.play.models import Night
+from club.play.services.hands import HandEntry, record_hand
 
 
 def night_with(season: Season, date: dt.date, *tables: Sequence[Player]) -> Night:
@@ -29,7 +30,7 @@ def play(
     table: int = 1,
 ):
     """Record one hand at the night's table, dealt by whoever the rotation says."""
-    from club.services.hands import next_hand
+    from club.play.services.hands import next_hand
 
     t = night.tables.get(number=table)
     dealer = next_hand(t)["dealer"]

@@ -17,19 +17,18 @@ from django.test import Client
 from django.urls import reverse
 
 import scoring
-from club.models import (
+from club.clubs.models import (
     AuditEvent,
     Club,
     Invitation,
     Membership,
-    Night,
     Player,
     Role,
     RuleSet,
     Season,
-    Seat,
 )
-from club.services.setup import create_night, rule_set_from_preset
+from club.clubs.services.setup import create_night, rule_set_from_preset
+from club.play.models import Night, Seat
 
 READ, SCORE, MANAGE = "read", "score", "manage"
 ROLES = ["secretary", "scorer", "viewer", "outsider", "anonymous"]

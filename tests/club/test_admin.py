@@ -8,8 +8,8 @@ from django.apps import apps
 from django.contrib import admin
 from django.urls import reverse
 
-from club.models import NightTotal, ScoreLine
-from club.services.hands import HandEntry, record_hand
+from club.play.models import NightTotal, ScoreLine
+from club.play.services.hands import HandEntry, record_hand
 
 
 @pytest.fixture
@@ -107,7 +107,7 @@ def test_a_hands_admin_page_cannot_change_its_score_or_its_score_lines(
 def test_what_scored_hands_depend_on_is_fixed_in_the_admin(
     superuser_client, table4, players, secretary, hoyle, season
 ):
-    from club.models import Seat
+    from club.play.models import Seat
 
     ann, bob = players[:2]
     record_hand(table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), secretary)

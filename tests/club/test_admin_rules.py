@@ -9,10 +9,11 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from club.models import AuditEvent, Hand, Night, Player, Season
-from club.services.hands import HandEntry, record_hand
-from club.services.nights import close_night
-from club.services.setup import rule_set_from_preset
+from club.clubs.models import AuditEvent, Player, Season
+from club.clubs.services.setup import rule_set_from_preset
+from club.play.models import Hand, Night
+from club.play.services.hands import HandEntry, record_hand
+from club.play.services.nights import close_night
 
 
 @pytest.fixture

@@ -19,11 +19,12 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from club.models import AuditEvent, Debt, Invitation, Membership, Role, Settlement
-from club.services import ledger, results_mail
-from club.services import publish as publish_service
-from club.services import table_links as link_service
-from club.services.nights import close_night
+from club.clubs.models import AuditEvent, Invitation, Membership, Role
+from club.money.models import Debt, Settlement
+from club.money.services import ledger, results_mail
+from club.money.services import publish as publish_service
+from club.play.services import table_links as link_service
+from club.play.services.nights import close_night
 from tests.club.ledger_kit import play
 
 LIMIT = 5

@@ -17,8 +17,8 @@ from django.core import mail
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from club.interchange.backups import to_keep
-from club.models import Club, Membership, Role
+from club.clubs.models import Club, Membership, Role
+from club.interchange.services.backups import to_keep
 
 D = dt.date
 

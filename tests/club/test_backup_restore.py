@@ -17,8 +17,8 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from club.models import Club
-from club.services import demo, demo_showcase
+from club.clubs.models import Club
+from club.demo.services import demo, demo_showcase
 from tests.club.interchange_kit import without_moment
 
 ROOT = Path(__file__).resolve().parents[2]

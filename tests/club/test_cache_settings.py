@@ -20,7 +20,7 @@ def test_without_cache_url_each_process_has_a_local_memory_cache():
 )
 def test_a_redis_url_selects_djangos_redis_cache_under_the_prefix(url):
     cache = cache_settings(url, "county")["default"]
-    assert cache["BACKEND"] == "club.cache.ForgivingRedisCache"
+    assert cache["BACKEND"] == "club.core.cache.ForgivingRedisCache"
     assert cache["LOCATION"] == url and cache["KEY_PREFIX"] == "county"
     assert cache["OPTIONS"]["socket_timeout"] <= 5  # a silent Redis fails a request, not hangs it
 
@@ -37,8 +37,8 @@ def test_a_redis_that_does_not_answer_is_a_cache_that_forgets_not_an_error(caplo
     import logging
     import socket
 
-    from club import cache as forgiving
-    from club.cache import ForgivingRedisCache
+    from club.core import cache as forgiving
+    from club.core.cache import ForgivingRedisCache
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -47,11 +47,11 @@ def test_a_redis_that_does_not_answer_is_a_cache_that_forgets_not_an_error(caplo
         f"redis://127.0.0.1:{port}/0", {"OPTIONS": {"socket_connect_timeout": 1}}
     )
     forgiving._last_said = 0.0
-    with caplog.at_level(logging.WARNING, logger="club.cache"):
+    with caplog.at_level(logging.WARNING, logger="club.core.cache"):
         assert cache.get("card", "missing") == "missing"
         cache.set("card", b"pdf", 60)
         assert cache.add("card", b"pdf") is False
         assert cache.get_many(["a", "b"]) == {}
         cache.delete("card")
-    said = [r for r in caplog.records if r.name == "club.cache"]
+    said = [r for r in caplog.records if r.name == "club.core.cache"]
     assert len(said) == 1 and "serving without it" in said[0].getMessage()

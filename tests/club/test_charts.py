@@ -6,7 +6,7 @@ import itertools
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
-from club import charts
+from club.lib import charts
 
 NS = "{http://www.w3.org/2000/svg}"
 NASTY = '<b>"Ann" & Co</b>'

@@ -24,8 +24,9 @@ from django.test import Client
 from django.urls import reverse
 
 import scoring
-from club.models import Hand, Membership, NightTotal, Player, Role, ScoreLine
-from club.services.setup import create_night
+from club.clubs.models import Membership, Player, Role
+from club.clubs.services.setup import create_night
+from club.play.models import Hand, NightTotal, ScoreLine
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

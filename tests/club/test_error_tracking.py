@@ -1,5 +1,5 @@
 """Error tracking (Sentry) sends nothing secret or personal: the SDK is started as the settings
-start it (club.error_tracking.start) and a transport that keeps the envelopes instead of
+start it (club.operations.logs.error_tracking.start) and a transport that keeps the envelopes instead of
 sending them, so what is checked is what would leave the server."""
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from django.db import close_old_connections
 from django.test import Client
 from sentry_sdk.transport import Transport
 
-from club import error_tracking
-from club.log_redaction import decoded
+from club.operations.logs import error_tracking
+from club.operations.logs.log_redaction import decoded
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "SeCrEt0ToKeN0abcdefghijklmnop"
@@ -200,4 +200,4 @@ def test_error_tracking_is_on_only_with_a_dsn_and_then_with_the_scrubber():
     assert _settings_process().startswith("False")
     # A DSN on this machine's loopback: nothing is sent, as nothing fails.
     on = _settings_process(SENTRY_DSN="http://public@127.0.0.1:9/1", SENTRY_ENVIRONMENT="staging")
-    assert on == "True False staging club.error_tracking"
+    assert on == "True False staging club.operations.logs.error_tracking"

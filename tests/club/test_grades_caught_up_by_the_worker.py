@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from django_tasks_db.models import DBTaskResult
 
-from club.models import Grade, GradeBacklog
-from club.services import grades
-from club.services.hands import HandEntry, record_hand
+from club.grades.models import Grade, GradeBacklog
+from club.grades.services import grades
+from club.play.services.hands import HandEntry, record_hand
 from tests.club.worker_kit import a_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)

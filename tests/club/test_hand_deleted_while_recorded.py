@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from club.services.hands import HandEntry, record_hand
+from club.play.services.hands import HandEntry, record_hand
 
 # -- deleting a hand while another is being recorded at the same table ---------------------------
 
@@ -20,8 +20,8 @@ def test_a_hand_recorded_while_another_is_deleted_leaves_no_gap(season, table4, 
 
     from django.db import connection, connections, transaction
 
-    from club.models import Hand
-    from club.services.hands import delete_hand
+    from club.play.models import Hand
+    from club.play.services.hands import delete_hand
 
     if connection.vendor != "postgresql":
         pytest.skip("SQLite has one writer at a time: it refuses the second, it does not race")

@@ -4,7 +4,7 @@ Which URLs hold a token is read from the app itself: the test walks every URL pa
 serves (django.urls.get_resolver(), recursively) and calls an argument a secret by its name
 (SECRET_ARGUMENT); every other argument must be an integer or one of PUBLIC_ARGUMENTS, so a new
 argument is classified before it can slip through. Each token URL is then built with a sample
-secret and must come out of club.log_redaction.redact without it, however it is spelt (percent-
+secret and must come out of club.operations.logs.log_redaction.redact without it, however it is spelt (percent-
 encoded in parts or whole, twice, in upper case, quoted in `?next=`) and in every kind of line.
 
 Then the real log paths, end to end: Django's request logger ("Not Found:", "Bad Request:",
@@ -27,9 +27,15 @@ import pytest
 from django.test import Client
 from django.urls import URLResolver, get_resolver, resolve
 
-from club.bench.entry import stop_server
-from club.bench.many_clubs import wait_until_up
-from club.log_redaction import OWN_HANDLERS, TOKEN_HEADS, RedactTokens, decoded, redact
+from club.operations.bench.entry import stop_server
+from club.operations.bench.many_clubs import wait_until_up
+from club.operations.logs.log_redaction import (
+    OWN_HANDLERS,
+    TOKEN_HEADS,
+    RedactTokens,
+    decoded,
+    redact,
+)
 from tests.club.nodes_kit import call, free_port, process_env
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,7 +115,7 @@ def test_every_argument_of_every_url_is_a_secret_or_known_to_be_public():
     }
     assert not unknown, (
         "Say whether these are secrets (a name SECRET_ARGUMENT matches, and a head in "
-        f"club.log_redaction.TOKEN_HEADS) or public (PUBLIC_ARGUMENTS): {sorted(unknown)}"
+        f"club.operations.logs.log_redaction.TOKEN_HEADS) or public (PUBLIC_ARGUMENTS): {sorted(unknown)}"
     )
     # The walk sees the token URLs the app is known for: it cannot silently find none.
     names = {chain[-1].name for chain in ALL_PATTERNS if _route(chain) in TOKEN_ROUTES}
@@ -162,7 +168,7 @@ SPELLINGS = list(spellings("/t/x/"))
 @pytest.mark.parametrize("spelling", SPELLINGS)
 def test_every_token_url_the_app_serves_is_redacted_however_it_is_spelt(url, spelling):
     """A URL pattern added with a token argument is a new case here: unless its head is in
-    club.log_redaction.TOKEN_HEADS, redact() leaves its secret in the line and this fails (tried
+    club.operations.logs.log_redaction.TOKEN_HEADS, redact() leaves its secret in the line and this fails (tried
     with `path("gift/<str:token>/", ...)` added to the URLconf: all twelve spellings failed). An
     argument named otherwise fails the test above until it is classified."""
     path = spellings(url)[spelling]
@@ -273,7 +279,7 @@ def test_djangos_own_lines_on_an_encoded_token_url_leave_the_token_out(club, con
 
 
 def test_a_json_log_line_leaves_no_token_either(db, club, console, failing):
-    from club.request_log import JsonFormatter
+    from club.operations.logs.request_log import JsonFormatter
 
     handler = next(h for h in logging.getLogger().handlers if h.name == "console")
     old, handler.formatter = handler.formatter, JsonFormatter()

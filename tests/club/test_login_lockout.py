@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from club.models import AuditEvent
+from club.clubs.models import AuditEvent
 
 LIMIT = 5
 

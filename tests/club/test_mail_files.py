@@ -14,7 +14,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.core.mail import EmailMessage, get_connection, send_mass_mail
 
-from club.mail_files import EmailBackend
+from club.lib.mail_files import EmailBackend
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,7 +33,7 @@ def read_folder(folder: Path) -> list[tuple[str, str, str]]:
 
 
 def test_a_connection_sending_several_messages_writes_a_file_for_each(tmp_path):
-    connection = get_connection("club.mail_files.EmailBackend", file_path=str(tmp_path))
+    connection = get_connection("club.lib.mail_files.EmailBackend", file_path=str(tmp_path))
     sent = send_mass_mail(
         [
             (f"Results {n}", f"Your night, message {n}.", None, [f"p{n}@example.org"])
@@ -48,7 +48,7 @@ def test_a_connection_sending_several_messages_writes_a_file_for_each(tmp_path):
 
 
 def test_an_open_connection_still_writes_each_message_apart(tmp_path):
-    with get_connection("club.mail_files.EmailBackend", file_path=str(tmp_path)) as connection:
+    with get_connection("club.lib.mail_files.EmailBackend", file_path=str(tmp_path)) as connection:
         for n in range(3):
             EmailMessage(f"S{n}", f"B{n}", to=[f"p{n}@example.org"], connection=connection).send()
     assert [to for to, _, _ in read_folder(tmp_path)] == [f"p{n}@example.org" for n in range(3)]
@@ -57,7 +57,7 @@ def test_an_open_connection_still_writes_each_message_apart(tmp_path):
 def test_connections_made_one_after_another_never_share_a_file(tmp_path, settings):
     """Django's own file backend names a file by the second and the connection's id(), which a
     connection made just after another freed one gets again: several messages in one file."""
-    settings.EMAIL_BACKEND = "club.mail_files.EmailBackend"
+    settings.EMAIL_BACKEND = "club.lib.mail_files.EmailBackend"
     settings.EMAIL_FILE_PATH = str(tmp_path)
     for n in range(30):
         EmailMessage(f"S{n}", "B", to=[f"p{n}@example.org"]).send()

@@ -1,4 +1,4 @@
-"""The password check and the signed-in user's read (club.auth.MemberBackend): a member signs in
+"""The password check and the signed-in user's read (club.clubs.services.auth.MemberBackend): a member signs in
 through the log-in form and stays signed in; a session signed in before this backend (it names
 Django's ModelBackend) still signs its member in; a wrong password is checked once, not once a
 backend; an inactive member's session signs nobody in; the user's read is compiled once."""
@@ -13,7 +13,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.db.models.sql.compiler import SQLCompiler
 from django.urls import reverse
 
-from club.auth import MemberBackend
+from club.clubs.services.auth import MemberBackend
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,7 @@ def _log_in(client, username, password):
 
 def test_a_member_signs_in_through_the_form_and_stays_signed_in(client, club, secretary):
     assert _log_in(client, "sec", "pw-sec").status_code == 302
-    assert client.session[BACKEND_SESSION_KEY] == "club.auth.MemberBackend"
+    assert client.session[BACKEND_SESSION_KEY] == "club.clubs.services.auth.MemberBackend"
     page = client.get(reverse("club", args=[club.slug]))
     assert page.wsgi_request.user == secretary
 

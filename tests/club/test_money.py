@@ -13,9 +13,9 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from club.models import Club
-from club.money import format_spoken
-from club.tables import format_average
+from club.clubs.models import Club
+from club.grades.display.tables import format_average
+from club.lib.money import format_spoken
 from tests.club.scorebook import play
 
 

@@ -10,11 +10,11 @@ from django.db import IntegrityError, transaction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from club.forms.nights import parse_names
-from club.forms.setup import PlayerForm
-from club.models import Player
-from club.names import name_key, normalise_name
-from club.services.setup import add_players
+from club.clubs.forms.setup import PlayerForm
+from club.clubs.models import Player
+from club.clubs.services.setup import add_players
+from club.lib.names import name_key, normalise_name
+from club.play.forms.nights import parse_names
 
 LOOKALIKES = [
     "Ann\u200b Baxter",  # zero-width space
@@ -80,8 +80,8 @@ def test_the_migration_normalises_existing_names_and_keeps_lookalikes_apart():
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
 
-    from club.models.ledger import install_debt_check
-    from club.models.totals import install_triggers
+    from club.money.models.ledger import install_debt_check
+    from club.play.models.totals import install_triggers
 
     before = ("club", "0007_table_links")
     # SQLite rebuilds tables when migrating back; the ledger's trigger on club_debt names

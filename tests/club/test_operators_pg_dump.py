@@ -17,7 +17,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from club.services import demo, demo_showcase
+from club.demo.services import demo, demo_showcase
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = (ROOT / "docs" / "operators.md").read_text()

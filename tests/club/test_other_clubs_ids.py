@@ -12,12 +12,13 @@ from django.test import Client
 from django.urls import reverse
 
 from club import urls as club_urls
-from club.models import Debt, Invitation, Membership, Player, Season, Settlement
-from club.services import tournaments as tournament_services
-from club.services.hands import HandEntry, record_hand
-from club.services.results_mail import unsubscribe_token
-from club.services.setup import create_night, rule_set_from_preset
-from club.services.table_cards import issue_cards
+from club.clubs.models import Invitation, Membership, Player, Season
+from club.clubs.services.setup import create_night, rule_set_from_preset
+from club.money.models import Debt, Settlement
+from club.money.services.results_mail import unsubscribe_token
+from club.play.services.hands import HandEntry, record_hand
+from club.play.services.table_cards import issue_cards
+from club.tournaments.services import tournaments as tournament_services
 from tests.club.tournament_kit import make_tournament
 
 # -- every URL of a club, with another club's ids -------------------------------------------------

@@ -15,7 +15,7 @@ from django.db.utils import OperationalError
 from django.test import Client
 from django.urls import reverse
 
-from club import outage
+from club.operations.views import outage
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -46,12 +46,12 @@ def test_every_page_answers_503_with_retry_after_and_no_traceback(path, club, no
     assert "The club's record is safe" in text and "Try again" in text
     assert not any(r.exc_info or r.exc_text for r in caplog.records)
     assert "Traceback" not in caplog.text and "Internal Server Error" not in caplog.text
-    said = [r for r in caplog.records if r.name == "club.outage"]
+    said = [r for r in caplog.records if r.name == "club.operations.views.outage"]
     assert len(said) == 1 and "does not answer" in said[0].getMessage()
 
 
 def test_a_database_lost_in_the_middle_of_a_view_is_503_too(club, monkeypatch, caplog):
-    from club.views import clubs
+    from club.grades.views import club_home as clubs
 
     def lost(*args, **kwargs):
         monkeypatch.setattr(connection, "ensure_connection", refused)
@@ -71,7 +71,7 @@ def test_a_database_lost_in_the_middle_of_a_view_is_503_too(club, monkeypatch, c
 def test_a_database_error_while_the_database_answers_is_still_a_500_with_its_traceback(
     club, monkeypatch, caplog
 ):
-    from club.views import clubs
+    from club.grades.views import club_home as clubs
 
     def broken(*args, **kwargs):
         raise OperationalError("no such column: club_club.colour")

@@ -34,8 +34,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from club.bench.entry import stop_server
-from club.bench.many_clubs import node_env, start_node, wait_until_up
+from club.operations.bench.entry import stop_server
+from club.operations.bench.many_clubs import node_env, start_node, wait_until_up
 from tests.club.nodes_kit import ROOT, call, free_port
 from tests.club.private_postgres import PrivatePostgres
 
@@ -48,10 +48,10 @@ import datetime as dt, json, django
 django.setup()
 from django.contrib.auth.models import User
 from django.utils import timezone
-from club.models import Club, Membership, Player, Role, Season
-from club.services import arrivals, table_links
-from club.services import tokens as token_service
-from club.services.setup import create_night, rule_set_from_preset
+from club.clubs.models import Club, Membership, Player, Role, Season
+from club.play.services import arrivals, table_links
+from club.play.services import tokens as token_service
+from club.clubs.services.setup import create_night, rule_set_from_preset
 club = Club.objects.create(
     name="Crown", slug="crown", correction_minutes=0, is_public=True, door_check_in=True
 )
@@ -82,8 +82,8 @@ CLOSE = """
 import django
 django.setup()
 from django.contrib.auth.models import User
-from club.models import Night
-from club.services.nights import close_night
+from club.play.models import Night
+from club.play.services.nights import close_night
 close_night(Night.objects.get(), User.objects.get(username="sec"))
 print("closed")
 """

@@ -5,7 +5,7 @@
 - the claim form and the password reset had no limit (25 claim posts sent 25 emails to one
   member) and sent inside the request, so the time taken told members from strangers: now
   limited per address and per client, and the email goes through the task queue;
-- the door's limit held per process without Redis (club/ratelimit.py counts in the database:
+- the door's limit held per process without Redis (club/clubs/services/ratelimit.py counts in the database:
   tests/club/test_write_limit_shared.py);
 - the payee's emailed link marked payments while the night was reopened for correction;
 - and the results email's one-click unsubscribe (RFC 8058).
@@ -23,10 +23,11 @@ from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
 
-from club.models import Debt, Player, PlayerClaim, Settlement
-from club.services import publish as publish_service
-from club.services import results_mail
-from club.services.nights import close_night, reopen_night
+from club.clubs.models import Player, PlayerClaim
+from club.money.models import Debt, Settlement
+from club.money.services import publish as publish_service
+from club.money.services import results_mail
+from club.play.services.nights import close_night, reopen_night
 from tests.club.ledger_kit import play
 
 pytestmark = pytest.mark.django_db

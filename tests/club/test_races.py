@@ -10,9 +10,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club.models import Hand, RuleSet
-from club.services.hands import HandConflict, HandEntry, delete_hand, record_hand, update_hand
-from club.services.nights import close_night, reopen_night
+from club.clubs.models import RuleSet
+from club.play.models import Hand
+from club.play.services.hands import HandConflict, HandEntry, delete_hand, record_hand, update_hand
+from club.play.services.nights import close_night, reopen_night
 from tests.club.racing import needs_real_concurrency, race
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -155,7 +156,7 @@ def test_a_second_delete_of_a_hand_says_it_is_already_deleted(table4, players, s
 def test_editing_a_rule_set_racing_its_first_hand_never_scores_under_stale_stakes(
     season, table4, players, secretary, scorer
 ):
-    from club.services.setup import update_rule_set
+    from club.clubs.services.setup import update_rule_set
 
     needs_real_concurrency()
     rule_set = season.rule_set
@@ -187,8 +188,8 @@ def test_editing_a_rule_set_racing_its_first_hand_never_scores_under_stale_stake
 def test_changing_a_seasons_rule_set_racing_its_first_hand_never_mixes_rule_sets(
     club, season, table4, players, secretary, scorer
 ):
-    from club.forms.setup import SeasonForm
-    from club.services.setup import SetupError, rule_set_from_preset, save_season
+    from club.clubs.forms.setup import SeasonForm
+    from club.clubs.services.setup import SetupError, rule_set_from_preset, save_season
 
     needs_real_concurrency()
     other = rule_set_from_preset(club, "standard", "Standard units")
@@ -224,9 +225,9 @@ def test_changing_a_seasons_rule_set_racing_its_first_hand_never_mixes_rule_sets
 def test_a_confirmation_racing_a_delete_of_the_hand_is_a_conflict_not_a_crash(
     table4, players, secretary, scorer
 ):
-    """The second player's confirmation (club.services.table_links) is a write of the night too:
+    """The second player's confirmation (club.play.services.table_links) is a write of the night too:
     it takes the night's lock first, so racing a delete it never deadlocks or crashes."""
-    from club.services.table_links import confirm_hand
+    from club.play.services.table_links import confirm_hand
 
     needs_real_concurrency()
     for _ in range(30):

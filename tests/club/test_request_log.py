@@ -18,8 +18,8 @@ from django.test import Client
 from django.urls import path, reverse
 
 from club import urls as app_urls
-from club.request_log import JsonFormatter, RequestIdFilter
-from club.services import table_links as link_service
+from club.operations.logs.request_log import JsonFormatter, RequestIdFilter
+from club.play.services import table_links as link_service
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +37,7 @@ def fine(request):
 # The app's URLconf with the failing view added; the app's error pages as in production (the
 # 404 page links to the app's home and help, so their names must resolve).
 urlpatterns = [path("boom/", boom), path("fine/", fine), *app_urls.urlpatterns]
-handler500 = "club.views.errors.server_error"
+handler500 = "club.operations.views.errors.server_error"
 
 
 @pytest.fixture

@@ -13,9 +13,11 @@ import pytest
 from django.core.management import call_command
 from django.db.models import Count, Q, Sum
 
-from club.models import AuditEvent, Debt, Hand, NightTotal, Player, ScoreLine
-from club.services.hands import HandEntry, delete_hand, record_hand, update_hand
-from club.services.nights import close_night
+from club.clubs.models import AuditEvent, Player
+from club.money.models import Debt
+from club.play.models import Hand, NightTotal, ScoreLine
+from club.play.services.hands import HandEntry, delete_hand, record_hand, update_hand
+from club.play.services.nights import close_night
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -106,7 +108,7 @@ def test_dumpdata_then_loaddata_into_an_empty_database_restores_everything(
     night.refresh_from_db()
     # The users come back by their natural key (username), perhaps under another id.
     secretary = type(secretary).objects.get(username=secretary.username)
-    from club.services.nights import reopen_night
+    from club.play.services.nights import reopen_night
 
     # Users are restored by their natural key (username), so their ids may be new ones.
     secretary = type(secretary).objects.get(username=secretary.username)

@@ -8,10 +8,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club.models import AuditEvent, Club, Night, Player, Tournament
-from club.services import tournaments as services
-from club.services.nights import reopen_night
-from club.services.setup import SetupError, add_players
+from club.clubs.models import AuditEvent, Club, Player
+from club.clubs.services.setup import SetupError, add_players
+from club.play.models import Night
+from club.play.services.nights import reopen_night
+from club.tournaments.models import Tournament
+from club.tournaments.services import tournaments as services
 from tests.club.tournament_kit import field, make_tournament, play_round
 
 

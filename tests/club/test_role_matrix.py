@@ -19,22 +19,16 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from club import guides
-from club.models import (
-    Debt,
-    Invitation,
-    Membership,
-    PlayerClaim,
-    Role,
-    Settlement,
-)
-from club.services import results_mail
-from club.services import table_cards as card_service
-from club.services import table_links as link_service
-from club.services import tokens as token_service
-from club.services import tournaments as tournament_services
-from club.services.hands import HandEntry, record_hand
-from club.services.setup import create_night
+from club.clubs.models import Invitation, Membership, PlayerClaim, Role
+from club.clubs.services.setup import create_night
+from club.help.queries import guides
+from club.money.models import Debt, Settlement
+from club.money.services import results_mail
+from club.play.services import table_cards as card_service
+from club.play.services import table_links as link_service
+from club.play.services import tokens as token_service
+from club.play.services.hands import HandEntry, record_hand
+from club.tournaments.services import tournaments as tournament_services
 from tests.club.tournament_kit import make_tournament
 
 ROLES = ["secretary", "scorer", "viewer", "outsider", "anonymous", "link holder"]

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from club import charts
-from club.forms.setup import ClubSettingsForm
+from club.clubs.forms.setup import ClubSettingsForm
+from club.lib import charts
 from tests.club.scorebook import play
 from tests.club.tournament_kit import field, make_tournament
 

@@ -1,4 +1,4 @@
-"""The sessions' store (club.sessions) reads a session as Django's database store does: a live
+"""The sessions' store (club.core.sessions) reads a session as Django's database store does: a live
 session signs its member in, an expired or unknown one signs nobody in and is not revived, and
 the read is compiled once a process, one query a request."""
 
@@ -14,13 +14,13 @@ from django.db.models.sql.compiler import SQLCompiler
 from django.urls import reverse
 from django.utils import timezone
 
-from club.sessions import SessionStore
+from club.core.sessions import SessionStore
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_app_keeps_its_sessions_in_this_store():
-    assert settings.SESSION_ENGINE == "club.sessions"
+    assert settings.SESSION_ENGINE == "club.core.sessions"
 
 
 def test_a_live_session_signs_its_member_in(client, club, secretary):

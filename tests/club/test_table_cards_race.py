@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from club.models import Player, Seat, Table
-from club.services import nights
-from club.services import table_cards as cards
+from club.clubs.models import Player
+from club.play.models import Seat, Table
+from club.play.services import nights
+from club.play.services import table_cards as cards
 from tests.club.racing import needs_real_concurrency, race
 
 TABLES = 15

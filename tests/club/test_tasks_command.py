@@ -13,8 +13,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from club.models import Club
-from club.queries import health
+from club.clubs.models import Club
+from club.operations.queries import health
 from tests.club.flaky_task_kit import name_of_club
 from tests.club.worker_kit import a_worker
 

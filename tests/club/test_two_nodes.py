@@ -20,9 +20,9 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 from django.urls import reverse
 
-from club.models import NightSheetCache
-from club.services import table_links as link_service
-from club.services.nights import close_night
+from club.play.models import NightSheetCache
+from club.play.services import table_links as link_service
+from club.play.services.nights import close_night
 from tests.club.cache_kit import redis_url, unique_prefix
 from tests.club.ledger_kit import play
 from tests.club.nodes_kit import Nodes, call

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from club.services.hands import HandEntry, next_hand, record_hand
-from club.services.setup import rule_set_from_preset
+from club.clubs.services.setup import rule_set_from_preset
+from club.play.services.hands import HandEntry, next_hand, record_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +49,7 @@ def test_a_revoke_hands_line_says_the_tricks_came_from_the_revoke(
 def test_the_live_board_refreshes_every_second_not_every_1_second(
     sec_client, club, night, monkeypatch
 ):
-    from club.views import live
+    from club.play.views import live
 
     monkeypatch.setattr(live, "POLL_SECONDS", 1)
     page = sec_client.get(reverse("live_night", args=[club.slug, night.pk])).content.decode()

@@ -19,10 +19,10 @@ from django.core import mail
 from django.test import override_settings
 from django.utils import timezone
 
-from club.models import Delivery
-from club.services import results_mail
-from club.services.nights import close_night
-from club.services.publish import publish
+from club.money.models import Delivery
+from club.money.services import results_mail
+from club.money.services.publish import publish
+from club.play.services.nights import close_night
 from tests.club.ledger_kit import give_emails, play
 from tests.club.worker_kit import a_worker
 
@@ -101,7 +101,7 @@ def _task(settings, **fields):
 
     return DBTaskResult.objects.create(
         args_kwargs={"args": [1], "kwargs": {}},
-        task_path="club.services.publish.publish_when_due",
+        task_path="club.money.services.publish.publish_when_due",
         backend_name="default",
         run_after=get_date_max(),
         **fields,

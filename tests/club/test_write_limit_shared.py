@@ -17,7 +17,7 @@ import pytest
 from django.core.cache import caches
 from django.utils import timezone
 
-from club import ratelimit
+from club.clubs.services import ratelimit
 
 
 def test_the_window_slides_in_redis(redis_cache, monkeypatch):
@@ -108,12 +108,12 @@ def test_a_redis_that_does_not_answer_still_limits_in_the_database_and_says_so(s
         }
     }
     ratelimit._last_said = 0.0
-    with caplog.at_level(logging.WARNING, logger="club.ratelimit"):
+    with caplog.at_level(logging.WARNING, logger="club.clubs.services.ratelimit"):
         verdicts = [ratelimit.hit("k", 2, 60) for _ in range(3)]
     # Counted, not waved through: the limit holds while Redis is away.
     assert [v.allowed for v in verdicts] == [True, True, False]
     assert 1 <= verdicts[2].retry_after <= 61
-    said = [r for r in caplog.records if r.name == "club.ratelimit"]
+    said = [r for r in caplog.records if r.name == "club.clubs.services.ratelimit"]
     assert len(said) == 1 and "counted in the database" in said[0].getMessage()
     assert not any(r.exc_info for r in said)  # a line, not a traceback per request
     with pytest.raises(Exception, match="onnect"):
@@ -139,7 +139,7 @@ def test_the_limits_quick_commit_never_reaches_a_callers_transaction(settings):
 
 @pytest.mark.django_db
 def test_windows_long_over_are_swept_away_outside_any_request(settings):
-    from club.models import RateWindow
+    from club.clubs.models import RateWindow
 
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     assert ratelimit.hit("old", 5, 60).allowed and ratelimit.hit("new", 5, 60).allowed

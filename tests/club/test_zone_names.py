@@ -11,8 +11,8 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
-from club import zones
-from club.models import Club
+from club.clubs.models import Club
+from club.lib import zones
 
 pytestmark = pytest.mark.django_db
 
@@ -92,7 +92,7 @@ def test_the_migration_moves_a_club_under_an_alias_to_the_current_name(alias, cu
 
 
 def test_the_migration_moves_closed_clubs_too(club, secretary):
-    from club.services.clubs_lifecycle import close_club
+    from club.clubs.services.clubs_lifecycle import close_club
 
     Club.objects.filter(pk=club.pk).update(time_zone="Asia/Calcutta")
     close_club(club, secretary)
@@ -131,7 +131,7 @@ def test_a_zone_of_no_country_or_of_a_currency_not_offered_suggests_none(zone):
 
 
 def test_every_suggested_currency_fits_the_clubs_fields():
-    from club.forms.setup import DECIMALS_CHOICES
+    from club.clubs.forms.setup import DECIMALS_CHOICES
 
     limit = Club._meta.get_field("currency_symbol").max_length
     decimals = {value for value, _ in DECIMALS_CHOICES}

@@ -17,8 +17,9 @@ from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
 
-from club.models import Club, Membership, Night, Player, Role, Season
-from club.services.setup import create_night, rule_set_from_preset
+from club.clubs.models import Club, Membership, Player, Role, Season
+from club.clubs.services.setup import create_night, rule_set_from_preset
+from club.play.models import Night
 from tests.club.ledger_kit import give_emails, play
 
 pytestmark = pytest.mark.django_db
@@ -98,9 +99,9 @@ def test_at_half_past_eleven_each_club_starts_tonight_on_its_own_date(
 
 
 def test_the_first_card_scanned_and_the_door_go_by_the_club_s_date(client, los_angeles):
-    from club.models import Arrival
-    from club.services import table_cards
-    from club.services import tokens as token_service
+    from club.play.models import Arrival
+    from club.play.services import table_cards
+    from club.play.services import tokens as token_service
 
     club, secretary, players = los_angeles
     club.first_card_opens_night = club.door_check_in = True
@@ -264,8 +265,8 @@ def test_an_older_form_without_the_zone_keeps_it(client, los_angeles):
 def test_the_results_email_the_queue_sends_later_reads_the_club_s_time(auckland):
     """Published at the end of the window by `publish_due` (a worker, outside any page): the
     email still gives the club's local time, not the worker's UTC."""
-    from club.services.nights import close_night
-    from club.services.publish import publish_due
+    from club.money.services.publish import publish_due
+    from club.play.services.nights import close_night
 
     club, secretary, players = auckland
     club.correction_minutes = 30

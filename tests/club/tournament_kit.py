@@ -10,9 +10,11 @@ from fractions import Fraction
 from html.parser import HTMLParser
 
 import scoring
-from club.models import Player, Season, Table, Tournament
-from club.services import tournaments as services
-from club.services.hands import HandEntry, record_hand
+from club.clubs.models import Player, Season
+from club.play.models import Table
+from club.play.services.hands import HandEntry, record_hand
+from club.tournaments.models import Tournament
+from club.tournaments.services import tournaments as services
 
 DATE = dt.date(2026, 12, 5)
 NAMES = [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from club.worker import Worker
+from club.operations.services.worker import Worker
 
 
 def a_worker(worker_id: str = "second-worker") -> Worker:

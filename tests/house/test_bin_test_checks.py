@@ -95,7 +95,7 @@ import django
 django.setup()
 from django.core.management import call_command
 from django.db import models
-from club.models import Club
+from club.clubs.models import Club
 if {probe}:
     models.IntegerField(default=0).contribute_to_class(Club, "house_probe")
 call_command("makemigrations", "--check", "--dry-run", verbosity=0)

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from club import guides
+from club.help.queries import guides
 
 
 def test_every_help_section_named_exists_in_its_guide():
@@ -67,7 +67,7 @@ def test_the_help_link_of_each_page_opens_its_section(client, secretary, night, 
 
 
 def test_a_tables_link_has_help_for_the_players(client, night, table4, secretary):
-    from club.services.table_links import night_links
+    from club.play.services.table_links import night_links
 
     token = night_links(night, secretary)[table4.pk].token
     html = client.get(reverse("link_table", args=[token])).content.decode()

@@ -55,7 +55,7 @@ def _imported(module: str, path: Path, known: dict[str, Path]) -> Iterator[tuple
         else:
             continue
         for name in names:
-            while name and name not in known:  # `import club.views.hands.x` -> the module
+            while name and name not in known:  # `import club.play.views.hands.x` -> the module
                 name = name.rpartition(".")[0]
             if name and name != module:
                 yield name, node.lineno
@@ -149,13 +149,13 @@ def test_the_checker_finds_a_circle_made_by_a_function_level_import(tmp_path, mo
     (tmp_path / "scoring").mkdir()
     monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", tmp_path)
     found = circles(import_graph())
-    assert found == [["club.services.publish", "club.tasks"]]
+    assert found == [["club.money.services.publish", "club.tasks"]]
 
 
 def layer_table(guide: Path | None = None) -> list[tuple[str, list[str]]]:
     """The layers, top first, as docs/architecture.md's table lists them: each row's name and the
-    module prefixes of the paths it names (`club/views/` -> club.views, `club/tables.py` ->
-    club.tables)."""
+    module prefixes of the paths it names (`club/views/` -> club.views, `club/grades/display/tables.py` ->
+    club.grades.display.tables)."""
     text = (guide or ROOT / "docs" / "architecture.md").read_text()
     section = text.split("| layer | modules |", 1)[1].split("\n\n", 1)[0]
     rows = []
@@ -229,7 +229,7 @@ def test_the_layer_check_finds_a_sheet_importing_a_page(tmp_path, monkeypatch):
     (tmp_path / "club" / "views" / "standings.py").write_text("from club.queries import q\n")
     (tmp_path / "club" / "queries" / "q.py").write_text("import scoring\n")
     (tmp_path / "club" / "pdf" / "sheets.py").write_text(
-        "def chart():\n    from club.views.standings import q\n    return q\n"
+        "def chart():\n    from club.grades.views.standings import q\n    return q\n"
     )
     (tmp_path / "club" / "stray.py").write_text("from club.queries import q\n")
     guide = tmp_path / "architecture.md"
@@ -241,6 +241,6 @@ def test_the_layer_check_finds_a_sheet_importing_a_page(tmp_path, monkeypatch):
     monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", tmp_path)
     found = upward_imports(import_graph(), layer_table(guide))
     assert found == [
-        "club.pdf.sheets (sheets) imports club.views.standings (views) at line 2",
+        "club.play.pdf.sheets (sheets) imports club.grades.views.standings (views) at line 2",
         "club.stray: no layer of docs/architecture.md holds it",
     ]

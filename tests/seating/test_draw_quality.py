@@ -3,7 +3,7 @@ repeated table-mates than a plain random draw, and no pair meets more than twice
 
 from __future__ import annotations
 
-from club.bench.draw import bench_draw, report
+from club.operations.bench.draw import bench_draw, report
 
 
 def test_the_draw_repeats_fewer_table_mates_than_a_random_draw():

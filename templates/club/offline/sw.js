@@ -1,4 +1,4 @@
-{% autoescape off %}// The service worker (club/views/offline.py): table pages and their static files, offline.
+{% autoescape off %}// The service worker (club/play/views/offline.py): table pages and their static files, offline.
 "use strict";
 const ASSETS = {{ assets }};
 const CACHE = "solo-shell-" + {{ version }};

@@ -10,8 +10,8 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.db import connection
 
-from club.bench import save
-from club.models import Hand
+from club.operations.bench import save
+from club.play.models import Hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 # The link's write limit is one statement in the database, or none with Redis (CACHE_URL).

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.test import Client
 from django.urls import reverse
 
-from club.models import Hand
+from club.play.models import Hand
 
 
 def client_for(user) -> Client:

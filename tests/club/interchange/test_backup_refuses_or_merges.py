@@ -11,14 +11,17 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from club.interchange.document import ImportRefused, read
-from club.interchange.export import export_document, export_text
-from club.interchange.importer import import_document
-from club.models import AuditEvent, Club, Debt, Hand, Membership, Night, Settlement, TableCard
-from club.services import ledger, table_cards
-from club.services.hands import HandEntry, record_hand
-from club.services.nights import close_night
-from club.services.setup import delete_club
+from club.clubs.models import AuditEvent, Club, Membership
+from club.clubs.services.setup import delete_club
+from club.interchange.format.document import ImportRefused, read
+from club.interchange.services.export import export_document, export_text
+from club.interchange.services.importer import import_document
+from club.money.models import Debt, Settlement
+from club.money.services import ledger
+from club.play.models import Hand, Night, TableCard
+from club.play.services import table_cards
+from club.play.services.hands import HandEntry, record_hand
+from club.play.services.nights import close_night
 
 pytestmark = pytest.mark.django_db
 

@@ -15,27 +15,20 @@ from django.core import mail
 from django.db.models import Sum
 from django.urls import reverse
 
+from club.clubs.models import AuditEvent, Club, Invitation, Membership
+from club.clubs.services.setup import delete_club
+from club.demo.services import demo, demo_showcase
+from club.grades.services import grades
 from club.interchange import SHAREABLE
-from club.interchange.document import read
-from club.interchange.export import export_document, export_text
-from club.interchange.importer import import_document
-from club.models import (
-    Arrival,
-    AuditEvent,
-    Club,
-    Debt,
-    Delivery,
-    Invitation,
-    Membership,
-    Night,
-    Publication,
-    Settlement,
-    TableCard,
-)
-from club.services import arrivals, demo, demo_showcase, grades, ledger
-from club.services import tokens as token_service
-from club.services.setup import delete_club
-from club.services.table_cards import find_card
+from club.interchange.format.document import read
+from club.interchange.services.export import export_document, export_text
+from club.interchange.services.importer import import_document
+from club.money.models import Debt, Delivery, Publication, Settlement
+from club.money.services import ledger
+from club.play.models import Arrival, Night, TableCard
+from club.play.services import arrivals
+from club.play.services import tokens as token_service
+from club.play.services.table_cards import find_card
 from tests.club.interchange_kit import check_schema, figures, without_moment
 
 pytestmark = pytest.mark.django_db
@@ -138,7 +131,8 @@ def showcase_club():
     arrivals.tick_in(club, players[1], dt.date(2026, 11, 20), via="door")
     token_service.door_token(club)
     card = TableCard.objects.filter(club=club).order_by("number").first()
-    from club.services import invitations, table_cards
+    from club.clubs.services import invitations
+    from club.play.services import table_cards
 
     table_cards.reissue_card(card, secretary)
     guest = get_user_model().objects.create_user("guest", email="guest@example.org")

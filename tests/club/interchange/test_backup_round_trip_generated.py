@@ -16,15 +16,19 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from club.interchange.document import read
-from club.interchange.export import export_text
-from club.interchange.importer import import_document
-from club.models import Club, Membership, Player, Season, Settlement
-from club.services import arrivals, demo, invitations, ledger, publish, table_cards
-from club.services import tournaments as tournament_services
-from club.services.hands import next_hand, record_hand
-from club.services.nights import close_night, reopen_night
-from club.services.setup import create_night, delete_club, rule_set_from_preset
+from club.clubs.models import Club, Membership, Player, Season
+from club.clubs.services import invitations
+from club.clubs.services.setup import create_night, delete_club, rule_set_from_preset
+from club.demo.services import demo
+from club.interchange.format.document import read
+from club.interchange.services.export import export_text
+from club.interchange.services.importer import import_document
+from club.money.models import Settlement
+from club.money.services import ledger, publish
+from club.play.services import arrivals, table_cards
+from club.play.services.hands import next_hand, record_hand
+from club.play.services.nights import close_night, reopen_night
+from club.tournaments.services import tournaments as tournament_services
 from tests.club.interchange_kit import check_schema, without_moment
 
 pytestmark = pytest.mark.django_db

@@ -11,24 +11,13 @@ from typing import Any
 import pytest
 
 import scoring
+from club.clubs.models import AuditEvent, Club, Player, RuleSet, Season
+from club.demo.services import demo
 from club.interchange import MAX_BYTES
-from club.interchange.document import ImportRefused, check_size, parse_json, read
-from club.interchange.export import export_text
-from club.interchange.importer import existing_for, import_document
-from club.models import (
-    AuditEvent,
-    Club,
-    Hand,
-    Night,
-    NightTotal,
-    Player,
-    RuleSet,
-    ScoreLine,
-    Season,
-    Seat,
-    Table,
-)
-from club.services import demo
+from club.interchange.format.document import ImportRefused, check_size, parse_json, read
+from club.interchange.services.export import export_text
+from club.interchange.services.importer import existing_for, import_document
+from club.play.models import Hand, Night, NightTotal, ScoreLine, Seat, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -338,7 +327,7 @@ def test_into_a_club_with_another_unit(club):
 
 
 def test_into_a_club_whose_rule_set_of_that_name_differs(club):
-    from club.services.setup import rule_set_from_preset
+    from club.clubs.services.setup import rule_set_from_preset
 
     rule_set_from_preset(club, "standard", "Six, twelve and eighteen")
     assert refused(sample(), into=club) == [
@@ -412,9 +401,9 @@ def test_postgresql_statistics_are_refreshed_after_an_import_not_a_preview():
 
 def test_an_import_rates_the_solo_grade_as_a_rebuild_would(club, season, players, secretary):
     """Imported nights can come before the club's own: the club's grades are rated again."""
-    from club.models import Grade
-    from club.services import grades
-    from club.services.setup import create_night
+    from club.clubs.services.setup import create_night
+    from club.grades.models import Grade
+    from club.grades.services import grades
     from tests.club.interchange_kit import play
 
     later = create_night(season, dt.date(2027, 1, 8), [(players[:4], 0)])

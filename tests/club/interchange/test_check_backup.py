@@ -11,8 +11,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from club.models import Club
-from club.services import demo, demo_showcase, ledger
+from club.clubs.models import Club
+from club.demo.services import demo, demo_showcase
+from club.money.services import ledger
 
 pytestmark = pytest.mark.django_db
 

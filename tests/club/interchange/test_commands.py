@@ -12,11 +12,12 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from club.clubs.models import Club
+from club.clubs.services.setup import delete_club
+from club.demo.services import demo
 from club.interchange import MAX_BYTES
-from club.interchange.export import export_text
-from club.models import Club, Hand, Night
-from club.services import demo
-from club.services.setup import delete_club
+from club.interchange.services.export import export_text
+from club.play.models import Hand, Night
 from tests.club.interchange.test_bad_input import counts, sample
 from tests.club.interchange_kit import check_schema, figures, rich_club, without_moment
 
@@ -198,7 +199,7 @@ def _with_lookalike_ann() -> dict:
 
 def test_imported_names_are_stored_as_the_app_stores_names(tmp_path):
     """Files too: a name comes in normalised, with its uniqueness key."""
-    from club.models import Player
+    from club.clubs.models import Player
 
     path = tmp_path / "winter.json"
     path.write_text(json.dumps(_with_lookalike_ann()))
@@ -210,7 +211,7 @@ def test_imported_names_are_stored_as_the_app_stores_names(tmp_path):
 
 
 def test_import_into_a_club_matches_a_lookalike_name_to_its_player(club, tmp_path):
-    from club.models import Player
+    from club.clubs.models import Player
 
     ann, _ = Player.objects.get_or_create(club=club, name="Ann Baxter")
     path = tmp_path / "winter.json"

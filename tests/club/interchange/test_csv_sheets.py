@@ -8,10 +8,11 @@ import datetime as dt
 import pytest
 
 import scoring
-from club.interchange.csv_sheets import read_csv, template
-from club.interchange.document import ImportRefused
-from club.interchange.importer import import_document
-from club.models import Hand, Night, Player
+from club.clubs.models import Player
+from club.interchange.format.csv_sheets import read_csv, template
+from club.interchange.format.document import ImportRefused
+from club.interchange.services.importer import import_document
+from club.play.models import Hand, Night
 from tests.club.interchange.test_bad_input import counts
 
 pytestmark = pytest.mark.django_db
@@ -136,7 +137,7 @@ def test_unknown_and_missing_columns(club, season):
 
 
 def test_the_template_is_a_valid_sheet(club, hoyle):
-    from club.models import Season
+    from club.clubs.models import Season
 
     Season.objects.create(
         club=club, name="Winter 2026", start=dt.date(2026, 9, 1), end=dt.date(2027, 3, 31),

@@ -24,9 +24,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scoring
-from club.interchange.csv_sheets import read_csv
-from club.interchange.document import Document, ImportRefused, read
-from club.interchange.importer import existing_for, import_document
+from club.interchange.format.csv_sheets import read_csv
+from club.interchange.format.document import Document, ImportRefused, read
+from club.interchange.services.importer import existing_for, import_document
 from tests.club.interchange.test_bad_input import counts, sample
 
 pytestmark = pytest.mark.django_db

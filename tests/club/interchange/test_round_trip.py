@@ -14,14 +14,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scoring
+from club.clubs.models import Club, Player, Season
+from club.clubs.services.setup import create_night, create_rule_set
+from club.demo.services import demo
 from club.interchange import SHAREABLE
-from club.interchange.document import read
-from club.interchange.export import export_document, export_text
-from club.interchange.importer import UNIT_SETTINGS, import_document
-from club.models import Club, Hand, Night, Player, ScoreLine, Season, Tournament
-from club.services import demo
-from club.services.hands import HandEntry, next_hand, record_hand
-from club.services.setup import create_night, create_rule_set
+from club.interchange.format.document import read
+from club.interchange.services.export import export_document, export_text
+from club.interchange.services.importer import UNIT_SETTINGS, import_document
+from club.play.models import Hand, Night, ScoreLine
+from club.play.services.hands import HandEntry, next_hand, record_hand
+from club.tournaments.models import Tournament
 from tests.club.interchange_kit import check_schema, figures, rich_club, round_trip, without_moment
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from club.models import AuditEvent, Hand, Night, Table
-from club.services.hands import delete_hand
-from club.services.setup import delete_night
+from club.clubs.models import AuditEvent
+from club.clubs.services.setup import delete_night
+from club.play.models import Hand, Night, Table
+from club.play.services.hands import delete_hand
 from tests.club.scorebook import play
 
 

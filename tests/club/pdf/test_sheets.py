@@ -21,15 +21,16 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 import scoring
-from club import csv_safety
-from club.models import Club, Hand, Player, ScoreLine
-from club.pdf import sheets
-from club.pdf.render import SheetError, file_name, html_to_pdf
-from club.queries.night import night_summary
-from club.services.hands import HandEntry, next_hand, record_hand
-from club.services.nights import close_night
-from club.services.publish import publish
-from club.services.setup import create_night
+from club.clubs.models import Club, Player
+from club.clubs.services.setup import create_night
+from club.lib import csv_safety
+from club.lib.pdf import SheetError, file_name, html_to_pdf
+from club.money.services.publish import publish
+from club.play.models import Hand, ScoreLine
+from club.play.pdf import sheets
+from club.play.queries.night import night_summary
+from club.play.services.hands import HandEntry, next_hand, record_hand
+from club.play.services.nights import close_night
 
 SUITS = "♠♥♦♣"
 
@@ -391,7 +392,7 @@ def test_score_cards_rows_follow_hands_parameter_within_bounds(client, viewer, n
 
 
 def test_score_cards_print_the_rotating_trump(client, viewer, club, night, season, players):
-    from club.services.setup import rule_set_from_preset
+    from club.clubs.services.setup import rule_set_from_preset
 
     season.rule_set = rule_set_from_preset(club, "anna-cubed")
     season.save()
@@ -546,7 +547,7 @@ def as_printed(header: list[str], row: list[str], club) -> set[str]:
     from decimal import Decimal
     from fractions import Fraction
 
-    from club.tables import format_average
+    from club.grades.display.tables import format_average
 
     names = printed_header(header)
     cells = list(row)
@@ -617,7 +618,7 @@ def test_standings_sheet_has_the_chart_and_says_provisional_while_a_night_is_ope
 def test_standings_sheet_follows_the_season_filter(
     client, viewer, secretary, club, season, season_played, hoyle, players
 ):
-    from club.models import Season
+    from club.clubs.models import Season
 
     spring = Season.objects.create(
         club=club,
@@ -639,7 +640,7 @@ def test_standings_sheet_follows_the_season_filter(
 
 
 def test_a_long_standings_sheet_repeats_its_header_on_every_page(client, db):
-    from club.services import demo
+    from club.demo.services import demo
 
     demo.seed(slug="big", players=90, hands=600, hands_per_table=8, with_users=False)
     texts = pages(client.get(reverse("standings_sheet", args=["big"])))  # demo clubs are public
@@ -701,7 +702,7 @@ def test_statement_of_a_player_who_did_not_play(client, viewer, club, season, se
 
 
 def test_statement_and_standings_access(client, outsider, club, season, season_played, zoe):
-    from club.models import Player
+    from club.clubs.models import Player
 
     stranger = Player.objects.create(club=outsider.memberships.get().club, name="Stranger")
     urls = [standings_url(season), statement_url(zoe, season)]
@@ -734,7 +735,7 @@ def test_standings_and_player_pages_link_their_sheets(client, viewer, season, se
 
 
 def test_bench_times_both_sheets_against_weasyprint_on_the_same_html(db):
-    from club.bench.sheets import BenchData, bench_sheets, report
+    from club.operations.bench.sheets import BenchData, bench_sheets, report
 
     small = BenchData(
         slug="bench-tiny", players=12, season_hands=40, night_tables=2, hands_per_table=3
@@ -758,7 +759,7 @@ def test_bench_times_both_sheets_against_weasyprint_on_the_same_html(db):
     assert lines[5].split()[:4] == ["size", "fresh", "ms", "first"]
     assert lines[6].startswith("2 tables x 3 hands")
     # A second run reuses the club and its night, which the first left open again.
-    from club.models import Night
+    from club.play.models import Night
 
     assert bench_sheets(runs=1, data=small)
     night = Night.objects.get(title="Benchmark night")

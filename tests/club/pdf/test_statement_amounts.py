@@ -12,7 +12,8 @@ import pytest
 from django.urls import reverse
 
 import scoring
-from club.models import Club, ScoreLine
+from club.clubs.models import Club
+from club.play.models import ScoreLine
 from tests.club.ledger_kit import play
 
 

@@ -9,10 +9,11 @@ import subprocess
 import pytest
 from django.core import mail
 
-from club.models import NightTotal, Player
-from club.services import publish as publish_service
-from club.services.nights import close_night
-from club.services.publish import publish
+from club.clubs.models import Player
+from club.money.services import publish as publish_service
+from club.money.services.publish import publish
+from club.play.models import NightTotal
+from club.play.services.nights import close_night
 from tests.club.ledger_kit import give_emails, nets, play
 
 # A season's statement measures about 25 KB with its fonts subset (docs/performance.md); a
@@ -84,8 +85,8 @@ def test_debts_marked_paid_leave_the_season_net_and_clear_the_money_owed(
 ):
     """The statement's net is the season's play; its money owed is only what is still unpaid:
     once every debt of the night is marked paid, everyone reads square."""
-    from club.models import Debt
-    from club.services import ledger
+    from club.money.models import Debt
+    from club.money.services import ledger
 
     give_emails(players[:4])
     close_night(played, secretary)

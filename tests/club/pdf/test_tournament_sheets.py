@@ -14,8 +14,8 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 import scoring
-from club.models import ScoreLine
-from club.services import tournaments as services
+from club.play.models import ScoreLine
+from club.tournaments.services import tournaments as services
 from tests.club.tournament_kit import (
     expected_points,
     field,

@@ -20,22 +20,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from club.models import (
-    Arrival,
-    AuditEvent,
-    Club,
-    Debt,
-    Delivery,
-    Invitation,
-    Membership,
-    NightTotal,
-    Player,
-    PlayerClaim,
-    Role,
-    ScoreLine,
-    TableLink,
-)
-from club.services import arrivals, clubs_lifecycle, demo, demo_showcase, ledger, table_links
+from club.clubs.models import AuditEvent, Club, Invitation, Membership, Player, PlayerClaim, Role
+from club.clubs.services import clubs_lifecycle
+from club.demo.services import demo, demo_showcase
+from club.money.models import Debt, Delivery
+from club.money.services import ledger
+from club.play.models import Arrival, NightTotal, ScoreLine, TableLink
+from club.play.services import arrivals, table_links
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -76,7 +67,7 @@ def kept_club(db):
     both = User.objects.create_user("both", "both@example.org", "pw-both")
     Membership.objects.create(club=summary.club, user=keeper, role=Role.SECRETARY)
     Membership.objects.create(club=summary.club, user=both, role=Role.VIEWER)
-    queued("club.services.grades.drain_grades", summary.club.pk)  # the kept club's: stays
+    queued("club.grades.services.grades.drain_grades", summary.club.pk)  # the kept club's: stays
     return summary.club
 
 
@@ -114,7 +105,7 @@ def doomed_club() -> Club:
     pair = next(((a, b) for (a, b) in owed if (b, a) in owed), None)
     if pair is not None:
         ledger.net_pair(club, Player.objects.get(pk=pair[0]), Player.objects.get(pk=pair[1]), None)
-    queued("club.services.grades.drain_grades", club.pk)
+    queued("club.grades.services.grades.drain_grades", club.pk)
     queued("club.tasks.publish_when_due", open_night.pk)
     return club
 
@@ -263,8 +254,8 @@ def test_a_forgotten_player_is_gone_by_name_and_every_amount_still_adds_up(kept_
 def test_a_closed_club_publishes_and_emails_nothing_until_it_is_reopened(
     night, table4, table5, players, secretary, club
 ):
-    from club.services.nights import close_night
-    from club.services.publish import publish_due
+    from club.money.services.publish import publish_due
+    from club.play.services.nights import close_night
     from tests.club.ledger_kit import give_emails, play
 
     give_emails(players)

@@ -7,7 +7,8 @@ from django.core.management import CommandError, call_command
 from django.db.models import Count, Sum
 
 import scoring
-from club.models import Club, Hand, Night, ScoreLine
+from club.clubs.models import Club
+from club.play.models import Hand, Night, ScoreLine
 
 
 @pytest.mark.django_db

@@ -12,9 +12,13 @@ from django.core import mail
 from django.core.management import call_command
 from django.urls import reverse
 
-from club.models import Club, Debt, Delivery, Grade, Night, Player, Seat, Tournament
-from club.services import ledger
-from club.services.demo_showcase import example_address
+from club.clubs.models import Club, Player
+from club.demo.services.demo_showcase import example_address
+from club.grades.models import Grade
+from club.money.models import Debt, Delivery
+from club.money.services import ledger
+from club.play.models import Night, Seat
+from club.tournaments.models import Tournament
 
 
 @pytest.fixture
@@ -93,7 +97,7 @@ def test_the_viewer_is_a_players_own_account(demo, client):
 
 
 def test_tonight_can_start_from_the_table_cards_or_the_door(demo, client):
-    from club.models import TableCard
+    from club.play.models import TableCard
 
     cards = TableCard.objects.filter(club=demo, revoked_at__isnull=True).order_by("number")
     assert [c.number for c in cards] == [1, 2, 3, 4]

@@ -13,10 +13,12 @@ from django.db.models import Sum
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from club.models import AuditEvent, Membership, NightTotal, Player, Role, ScoreLine
-from club.queries import standings as sq
-from club.services import clubs_lifecycle, ledger
-from club.services.nights import close_night
+from club.clubs.models import AuditEvent, Membership, Player, Role
+from club.clubs.services import clubs_lifecycle
+from club.grades.queries import standings as sq
+from club.money.services import ledger
+from club.play.models import NightTotal, ScoreLine
+from club.play.services.nights import close_night
 from tests.club.ledger_kit import core_payments, give_emails, play
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 import scoring
-from club.models import AuditEvent, Hand, ScoreLine
-from club.services.hands import (
+from club.clubs.models import AuditEvent
+from club.play.models import Hand, ScoreLine
+from club.play.services.hands import (
     HandConflict,
     HandEntry,
     delete_hand,
@@ -14,7 +15,7 @@ from club.services.hands import (
     record_hand,
     update_hand,
 )
-from club.services.nights import close_night, reopen_night
+from club.play.services.nights import close_night, reopen_night
 
 
 def amounts(hand: Hand) -> dict[str, int]:
@@ -141,7 +142,7 @@ def test_a_hand_saved_after_the_ladder_changes_scores_under_the_new_ladder(
 ):
     """The table object a scorer's page loaded still names the season's old ladder; the save
     reads the season again under its lock, so the new ladder scores the hand."""
-    from club.models import RuleSet, Season
+    from club.clubs.models import RuleSet, Season
 
     ann, bob = players[:2]
     stale_table = table4.__class__.objects.select_related(

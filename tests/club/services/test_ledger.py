@@ -10,11 +10,13 @@ from django.db import IntegrityError, transaction
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from club.models import AuditEvent, Debt, Night, Player, Settlement
-from club.services import ledger
-from club.services import publish as publish_service
-from club.services.ledger import LedgerError, balances, mark_paid, net_pair, sync_night
-from club.services.nights import close_night
+from club.clubs.models import AuditEvent, Player
+from club.money.models import Debt, Settlement
+from club.money.services import ledger
+from club.money.services import publish as publish_service
+from club.money.services.ledger import LedgerError, balances, mark_paid, net_pair, sync_night
+from club.play.models import Night
+from club.play.services.nights import close_night
 from tests.club.ledger_kit import core_payments, play
 
 
@@ -36,7 +38,7 @@ def test_closing_turns_the_settle_up_into_debts(night, table4, players, secretar
     close_night(night, secretary)
     assert debts_by_name(night) == sorted(core_payments(night))
     # Closing again after a reopen with nothing changed writes nothing new.
-    from club.services.nights import reopen_night
+    from club.play.services.nights import reopen_night
 
     reopen_night(night, secretary)
     close_night(night, secretary)
@@ -269,8 +271,8 @@ def test_a_night_whose_money_owed_was_paid_cannot_be_deleted(
 ):
     """Money records never lose their history. A reopened night can be deleted while
     nobody has paid any of its money owed, not after."""
-    from club.services.nights import reopen_night
-    from club.services.setup import SetupError, delete_night
+    from club.clubs.services.setup import SetupError, delete_night
+    from club.play.services.nights import reopen_night
 
     ann, bob = players[:2]
     play(table4, secretary, bob, "solo", 5)
@@ -284,8 +286,8 @@ def test_a_night_whose_money_owed_was_paid_cannot_be_deleted(
 
 
 def test_a_reopened_night_with_nothing_paid_can_still_be_deleted(night, table4, players, secretary):
-    from club.services.nights import reopen_night
-    from club.services.setup import delete_night
+    from club.clubs.services.setup import delete_night
+    from club.play.services.nights import reopen_night
 
     play(table4, secretary, players[1], "solo", 5)
     close_night(night, secretary)

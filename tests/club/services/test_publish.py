@@ -13,12 +13,15 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from club.models import AuditEvent, Debt, Delivery, GradeBacklog, Night, Publication
-from club.services import publish as publish_service
-from club.services import results_mail
-from club.services.hands import HandConflict, update_hand
-from club.services.nights import close_night
-from club.services.publish import publish, publish_due, send_results
+from club.clubs.models import AuditEvent
+from club.grades.models import GradeBacklog
+from club.money.models import Debt, Delivery, Publication
+from club.money.services import publish as publish_service
+from club.money.services import results_mail
+from club.money.services.publish import publish, publish_due, send_results
+from club.play.models import Night
+from club.play.services.hands import HandConflict, update_hand
+from club.play.services.nights import close_night
 from tests.club.ledger_kit import FlakyBackend, core_payments, give_emails, nets, play
 
 
@@ -292,7 +295,7 @@ def test_secretary_corrects_in_the_window_scorer_cannot_and_nobody_after_publish
 
 
 def _entry(hand, tricks):
-    from club.services.hands import HandEntry
+    from club.play.services.hands import HandEntry
 
     return HandEntry(
         dealer=hand.dealer, contract=hand.contract, declarer=hand.declarer, tricks=tricks
@@ -379,10 +382,10 @@ def test_closing_queues_the_publication_for_the_end_of_the_window(
     give_emails(players[:4])
     close_night(played, secretary)
     played.refresh_from_db()
-    queued = DBTaskResult.objects.get(task_path="club.services.publish.publish_when_due")
+    queued = DBTaskResult.objects.get(task_path="club.money.services.publish.publish_when_due")
     assert queued.run_after == played.publish_after
     assert queued.args_kwargs == {"args": [played.pk], "kwargs": {}}
-    from club.services.publish import publish_when_due
+    from club.money.services.publish import publish_when_due
 
     assert publish_when_due.call(played.pk) is False  # too early: nothing happens
     Night.objects.filter(pk=played.pk).update(publish_after=timezone.now())
@@ -390,7 +393,10 @@ def test_closing_queues_the_publication_for_the_end_of_the_window(
     assert publish_when_due.call(played.pk) is False
     assert Publication.objects.filter(night=played).count() == 1
     # The emails were queued for the worker, not sent in the request.
-    assert DBTaskResult.objects.filter(task_path="club.services.publish.send_results").count() == 1
+    assert (
+        DBTaskResult.objects.filter(task_path="club.money.services.publish.send_results").count()
+        == 1
+    )
     assert mail.outbox == []
 
 

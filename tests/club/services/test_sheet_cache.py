@@ -11,10 +11,11 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from club.models import NightSheetCache, Player
-from club.services.nights import close_night, reopen_night
-from club.services.publish import publish
-from club.services.setup import create_night
+from club.clubs.models import Player
+from club.clubs.services.setup import create_night
+from club.money.services.publish import publish
+from club.play.models import NightSheetCache
+from club.play.services.nights import close_night, reopen_night
 from tests.club.scorebook import play
 
 
@@ -90,7 +91,7 @@ def test_closed_sheet_is_kept_and_served_with_an_etag(
 def test_kept_sheet_is_not_rendered_again(client, closed, secretary, monkeypatch):
     client.force_login(secretary)
     client.get(url_of(closed))
-    from club.views import sheets as sheet_views
+    from club.play.views import sheets as sheet_views
 
     def refuse(*args, **kwargs):
         raise AssertionError("rendered again")

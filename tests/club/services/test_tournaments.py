@@ -1,4 +1,4 @@
-"""Running a tournament through club.services.tournaments: seats drawn from scoring.seating.plan,
+"""Running a tournament through club.tournaments.services.tournaments: seats drawn from scoring.seating.plan,
 rounds closed only when complete (or anyway), late entries, withdrawals and re-planning that
 keeps the rounds played, and finishing."""
 
@@ -8,8 +8,10 @@ from collections import Counter
 
 import pytest
 
-from club.models import AuditEvent, Entry, Night, Table, Tournament
-from club.services import tournaments as services
+from club.clubs.models import AuditEvent
+from club.play.models import Night, Table
+from club.tournaments.models import Entry, Tournament
+from club.tournaments.services import tournaments as services
 from scoring import seating
 from tests.club.tournament_kit import (
     field,
@@ -270,7 +272,7 @@ def test_closing_needs_a_running_tournament_with_an_open_night(season, club, sec
     with pytest.raises(services.TournamentError, match="start it first"):
         services.close_round(t, secretary)
     services.start(t)
-    from club.services.nights import close_night
+    from club.play.services.nights import close_night
 
     close_night(t.night, secretary)
     with pytest.raises(services.TournamentError, match="night is closed"):
@@ -323,7 +325,7 @@ def test_settings_change_the_night_too_and_rounds_cannot_drop_below_the_round_in
 
 
 def test_entries_of_another_club_are_refused(season, club, other_club):
-    from club.models import Player
+    from club.clubs.models import Player
 
     stranger = Player.objects.create(club=other_club, name="Stranger")
     with pytest.raises(services.TournamentError, match="club's own players"):

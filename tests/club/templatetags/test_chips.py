@@ -1,4 +1,4 @@
-"""The hand form's chips, drawn in Python for speed (club/templatetags/chips.py), make the markup
+"""The hand form's chips, drawn in Python for speed (club/play/templatetags/chips.py), make the markup
 the template made before them: the same fieldsets, radios, checked, disabled and hidden states,
 titles and autofocus, for a new hand, a table of five, a posted form with errors and a misère.
 Whitespace between tags aside (the chips are flex items: it never showed)."""
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from django.template import Context, Template
 
-from club.forms.hand_factories import new_hand_form, posted_hand_form
-from club.templatetags.chips import chip_groups
+from club.play.forms.hand_factories import new_hand_form, posted_hand_form
+from club.play.templatetags.chips import chip_groups
 
 pytestmark = pytest.mark.django_db
 

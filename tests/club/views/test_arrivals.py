@@ -13,10 +13,11 @@ from django.core import signing
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from club.models import Arrival, Player
-from club.services import arrivals
-from club.services import tokens as token_service
-from club.services.setup import SetupError
+from club.clubs.models import Player
+from club.clubs.services.setup import SetupError
+from club.play.models import Arrival
+from club.play.services import arrivals
+from club.play.services import tokens as token_service
 
 pytestmark = pytest.mark.django_db
 TONIGHT = dt.date(2026, 11, 25)
@@ -199,7 +200,7 @@ def test_a_player_ticks_themselves_in_at_the_door(client, club, players):
 def test_the_door_limits_how_many_ticks_a_minute_whoever_holds_its_code(
     client, club, players, monkeypatch
 ):
-    from club.views import arrivals as arrival_views
+    from club.play.views import arrivals as arrival_views
 
     monkeypatch.setattr(arrival_views, "DOOR_LIMIT", (3, 60))
     club.door_check_in = True

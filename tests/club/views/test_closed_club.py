@@ -17,8 +17,8 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from club.models import Club, Membership, Player, Role
-from club.services import clubs_lifecycle
+from club.clubs.models import Club, Membership, Player, Role
+from club.clubs.services import clubs_lifecycle
 
 CLOSED_AT = dt.datetime(2026, 11, 20, 22, 30, tzinfo=dt.UTC)  # 21 Nov 11:30 in Auckland
 DELETE_DATE = "5 Dec 2026"  # 14 days on, on the club's clock
@@ -95,7 +95,7 @@ def test_an_operators_closing_says_so_and_deleting_at_once_emails_nobody(
 
 
 def test_a_club_reopened_before_the_worker_sends_emails_nobody(club, members):
-    from club.services.closing_mail import send_closing_notice
+    from club.clubs.services.closing_mail import send_closing_notice
 
     clubs_lifecycle.close_club(club, members["secretary"])  # its email queued on commit
     clubs_lifecycle.reopen_club(club)

@@ -9,8 +9,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from club.models import Hand, Night
-from club.services.nights import close_night
+from club.play.models import Hand, Night
+from club.play.services.nights import close_night
 from tests.club.ledger_kit import play
 
 

@@ -14,12 +14,13 @@ import pytest
 from django.db import transaction
 from django.urls import reverse
 
-from club.models import AuditEvent, Hand, Night, Player, Seat, Table, TableLink
-from club.services import arrivals, draw, nights, table_cards
-from club.services.hands import HandEntry, record_hand
-from club.services.locks import lock_night
-from club.services.nights import close_night, reopen_night
-from club.services.setup import SetupError, create_night
+from club.clubs.models import AuditEvent, Player
+from club.clubs.services.setup import SetupError, create_night
+from club.play.models import Hand, Night, Seat, Table, TableLink
+from club.play.services import arrivals, draw, nights, table_cards
+from club.play.services.hands import HandEntry, record_hand
+from club.play.services.locks import lock_night
+from club.play.services.nights import close_night, reopen_night
 from tests.club.racing import needs_real_concurrency, race
 
 pytestmark = pytest.mark.django_db
@@ -573,7 +574,7 @@ def test_a_closed_draw_night_is_not_drawn_again_until_reopened(client, club, sea
 
 
 def _play_a_hand(table, user) -> None:
-    from club.services.hands import next_hand
+    from club.play.services.hands import next_hand
 
     coming = next_hand(table)
     out = coming["sitting_out"]
@@ -610,7 +611,7 @@ def test_a_lone_late_arrival_at_three_tables_of_five_sits_with_a_player_from_two
 def test_a_player_moved_after_playing_keeps_their_column_on_their_old_tables_sheet(
     club, season, secretary
 ):
-    from club.queries.table_sheet import table_sheet
+    from club.play.queries.table_sheet import table_sheet
 
     night = _drawn_night(club, season, 10)
     one, two = night.tables.order_by("number")

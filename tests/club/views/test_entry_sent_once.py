@@ -13,10 +13,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club.models import AuditEvent, Hand, ScoreLine
-from club.services import table_links as link_service
-from club.services import tokens as token_service
-from club.services.hands import (
+from club.clubs.models import AuditEvent
+from club.play.models import Hand, ScoreLine
+from club.play.services import table_links as link_service
+from club.play.services import tokens as token_service
+from club.play.services.hands import (
     EntryReused,
     HandEntry,
     entry_digest,

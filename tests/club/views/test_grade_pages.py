@@ -13,9 +13,11 @@ from django.db import connection
 from django.urls import reverse
 
 import scoring
-from club.models import AuditEvent, Grade, GradeOptOut, GradeSettings, Night
-from club.queries import grades as gq
-from club.services import grades as services
+from club.clubs.models import AuditEvent
+from club.grades.models import Grade, GradeOptOut, GradeSettings
+from club.grades.queries import grades as gq
+from club.grades.services import grades as services
+from club.play.models import Night
 from scoring import grade as core
 from tests.club.scorebook import night_with, play, table_text
 
@@ -273,7 +275,7 @@ def test_bad_settings_are_refused_with_a_message_and_nothing_saved(
     assert response.status_code == 200 and "A grade needs at least 1 hand." in (
         response.content.decode()
     )
-    from club.models import Player
+    from club.clubs.models import Player
 
     stranger = Player.objects.create(club=other_club, name="Stranger")
     response = client.post(url, {"enabled": "on", "min_hands": 5, "not_public": [stranger.pk]})

@@ -14,8 +14,8 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 from django.urls import reverse
 
-from club.models import Hand, ScoreLine
-from club.services.hands import HandConflict, HandEntry, record_hand
+from club.play.models import Hand, ScoreLine
+from club.play.services.hands import HandConflict, HandEntry, record_hand
 from tests.club.views.test_table_page import chosen
 
 
@@ -120,7 +120,7 @@ def test_a_resend_is_recognised_even_after_the_table_moved_on_or_closed(
     data = form_data(ann, bob, 6, 1)
     scorer_client.post(create_url(table4), data, **HTMX)
     record_hand(table4, solo(bob, cat), secretary, expected_number=2)
-    from club.services.nights import close_night
+    from club.play.services.nights import close_night
 
     close_night(night, secretary)
     again = scorer_client.post(create_url(table4), data, **HTMX)
@@ -259,8 +259,8 @@ def test_the_sheet_poll_answers_not_modified_until_a_hand_changes(
     assert "Totals after 2 hands" in page_text(changed)
     # A correction elsewhere changes it too, and so does closing the night.
     etag = changed["ETag"]
-    from club.services.hands import update_hand
-    from club.services.nights import close_night
+    from club.play.services.hands import update_hand
+    from club.play.services.nights import close_night
 
     update_hand(hand, solo(bob, cat, 8), secretary, version=1)
     corrected = client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)

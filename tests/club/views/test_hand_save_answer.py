@@ -14,9 +14,9 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from club.models import Hand
-from club.services import table_links as link_service
-from club.services.hands import HandEntry, record_hand
+from club.play.models import Hand
+from club.play.services import table_links as link_service
+from club.play.services.hands import HandEntry, record_hand
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 # The link with its table's seats (one read), the link's write limit (one statement: without

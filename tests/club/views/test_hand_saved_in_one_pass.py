@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 
 import scoring
-from club.forms.hands import HandForm
-from club.models import Hand
-from club.services import table_links as link_service
+from club.play.forms.hands import HandForm
+from club.play.models import Hand
+from club.play.services import table_links as link_service
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

@@ -87,7 +87,7 @@ def _task(**fields):
 
     return DBTaskResult.objects.create(
         args_kwargs={"args": [1], "kwargs": {}},
-        task_path="club.services.publish.publish_when_due",
+        task_path="club.money.services.publish.publish_when_due",
         backend_name="default",
         run_after=fields.pop("run_after", get_date_max()),
         **fields,
@@ -131,7 +131,7 @@ def test_the_age_of_the_oldest_waiting_task(client, settings):
 def test_grades_waiting_too_long_for_a_worker_leave_the_node_degraded(client, settings, club):
     """A save queues no task for its grades (the worker finds the backlog): a stopped worker
     shows in the backlog's age."""
-    from club.models import GradeBacklog
+    from club.grades.models import GradeBacklog
 
     settings.TASKS = DB_QUEUE
     settings.TASKS_MAX_WAIT_SECONDS = 300

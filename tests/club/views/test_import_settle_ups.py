@@ -19,11 +19,13 @@ from django.test import Client
 from django.urls import reverse
 
 import scoring
-from club.interchange.document import read
-from club.interchange.export import export_text
-from club.interchange.importer import import_document
-from club.models import Club, Debt, Night, Player, ScoreLine
-from club.services.nights import close_night
+from club.clubs.models import Club, Player
+from club.interchange.format.document import read
+from club.interchange.services.export import export_text
+from club.interchange.services.importer import import_document
+from club.money.models import Debt
+from club.play.models import Night, ScoreLine
+from club.play.services.nights import close_night
 from tests.club.interchange.test_bad_input import hand, sample
 from tests.club.ledger_kit import play
 

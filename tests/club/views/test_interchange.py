@@ -13,10 +13,14 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from club.interchange import MAX_BYTES, SCHEMA_PATHS, csv_sheets, staging
-from club.interchange.export import export_document
-from club.models import AuditEvent, Hand, Night, Player, Season, StagedUpload
-from club.services import demo
+from club.clubs.models import AuditEvent, Player, Season
+from club.demo.services import demo
+from club.interchange import MAX_BYTES, SCHEMA_PATHS
+from club.interchange.format import csv_sheets
+from club.interchange.models import StagedUpload
+from club.interchange.services import staging
+from club.interchange.services.export import export_document
+from club.play.models import Hand, Night
 from tests.club.interchange.test_bad_input import counts, sample
 from tests.club.interchange_kit import check_schema
 
@@ -137,7 +141,7 @@ def test_export_to_share_leaves_out_emails_and_the_audit_trail(secretary, night,
 
 
 def test_night_export_holds_that_night_only(secretary, season, players, night):
-    from club.services.setup import create_night
+    from club.clubs.services.setup import create_night
 
     create_night(season, dt.date(2026, 11, 27), [(players[:4], 0)], title="Cup")
     response = client_for(secretary).get(u("night_export", night.pk))
@@ -149,7 +153,7 @@ def test_night_export_holds_that_night_only(secretary, season, players, night):
 
 def test_export_runs_a_fixed_number_of_queries(secretary, django_assert_max_num_queries):
     """The same queries for a club of 40 hands and one of 400."""
-    from club.models import Membership, Role
+    from club.clubs.models import Membership, Role
 
     used = []
     for slug, hands in (("small", 40), ("large", 400)):
@@ -242,7 +246,7 @@ def test_a_tampered_or_foreign_token_is_refused(secretary, outsider, club, other
     response = client.post(u("club_import_confirm"), {"token": forged}, follow=True)
     assert "This upload is not valid: upload the file again." in response.content.decode()
     # Another club's secretary cannot use it in their club either.
-    from club.models import Membership, Role
+    from club.clubs.models import Membership, Role
 
     Membership.objects.create(user=outsider, club=club, role=Role.VIEWER)
     response = client_for(outsider).post(

@@ -13,11 +13,11 @@ from django.db import transaction
 from django.urls import reverse
 
 import scoring
-from club import live_marks
-from club.models import Player
-from club.services.hands import HandEntry, delete_hand, record_hand, update_hand
-from club.services.nights import close_night
-from club.services.setup import create_night
+from club.clubs.models import Player
+from club.clubs.services.setup import create_night
+from club.play.services import live_marks
+from club.play.services.hands import HandEntry, delete_hand, record_hand, update_hand
+from club.play.services.nights import close_night
 
 HOYLE = scoring.preset("hoyle")
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -236,7 +236,7 @@ def test_the_board_issues_a_fixed_number_of_queries(
 def test_a_hand_keeps_the_rules_it_was_scored_under_on_the_board(
     client, viewer, secretary, night, club, players
 ):
-    from club.services.setup import rule_set_from_preset
+    from club.clubs.services.setup import rule_set_from_preset
 
     ann, bob = players[:2]
     table = night.tables.get(number=1)

@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
-from club.models import Delivery
-from club.services import table_links as link_service
+from club.money.models import Delivery
+from club.play.services import table_links as link_service
 from tests.club.ledger_kit import play
 
 pytestmark = pytest.mark.django_db
@@ -119,7 +119,7 @@ def test_the_queue_and_the_emails_from_the_database(
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
     queued = DBTaskResult.objects.create(
         args_kwargs={"args": [1], "kwargs": {}},
-        task_path="club.services.publish.publish_when_due",
+        task_path="club.money.services.publish.publish_when_due",
         backend_name="default",
         run_after=get_date_max(),
     )
@@ -127,7 +127,7 @@ def test_the_queue_and_the_emails_from_the_database(
         enqueued_at=timezone.now() - dt.timedelta(seconds=120)
     )
     play(table4, secretary, players[1], "solo", 6)
-    from club.models import Publication
+    from club.money.models import Publication
 
     publication = Publication.objects.create(night=night, number=1)
     for player, status in zip(players[:4], ["sent", "sent", "failed", "pending"], strict=True):
@@ -139,7 +139,7 @@ def test_the_queue_and_the_emails_from_the_database(
             sent_at=timezone.now() if status == "sent" else None,
         )
     # The hand's grades wait for the worker (a save queues no task for them).
-    from club.models import GradeBacklog
+    from club.grades.models import GradeBacklog
 
     GradeBacklog.objects.update(at=timezone.now() - dt.timedelta(seconds=200))
     samples = scrape()

@@ -11,10 +11,12 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from club.models import Debt, Membership, Night, Player, PlayerClaim, Role, Settlement
-from club.services import publish as publish_service
-from club.services.nights import close_night
-from club.services.results_mail import unsubscribe_token
+from club.clubs.models import Membership, Player, PlayerClaim, Role
+from club.money.models import Debt, Settlement
+from club.money.services import publish as publish_service
+from club.money.services.results_mail import unsubscribe_token
+from club.play.models import Night
+from club.play.services.nights import close_night
 from tests.club.ledger_kit import play
 
 
@@ -130,7 +132,7 @@ def test_club_ledger_page_per_role(client, closed, secretary, scorer, viewer, ou
 
 
 def test_netting_from_the_ledger_page(client, season, players, secretary, club, monkeypatch):
-    from club.services import ledger
+    from club.money.services import ledger
 
     ann, bob = players[:2]
     week1 = Night.objects.create(season=season, date=dt.date(2026, 11, 13), status="closed")
@@ -258,9 +260,9 @@ def test_money_pages_queries_do_not_grow(
 ):
     """The night page, the club's ledger and "my results" read a fixed number of queries
     whatever the number of debts, payments and emails."""
-    from club.services.ledger import mark_paid
-    from club.services.publish import publish
-    from club.services.setup import create_night
+    from club.clubs.services.setup import create_night
+    from club.money.services.ledger import mark_paid
+    from club.money.services.publish import publish
 
     for p in players:
         p.email = f"{p.name.lower()}@example.org"
@@ -295,7 +297,7 @@ def test_money_pages_queries_do_not_grow(
 def test_the_payee_marks_payments_paid_through_the_table_link(
     client, night, table4, table5, players, secretary
 ):
-    from club.services import table_links as link_service
+    from club.play.services import table_links as link_service
 
     ann, bob, cat, dan, eve = players[:5]
     play(table4, secretary, bob, "solo", 5)  # Ann, Cat and Dan each owe Bob 6p

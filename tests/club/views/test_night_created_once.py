@@ -14,8 +14,9 @@ import pytest
 from django.db import connections
 from django.urls import reverse
 
-from club.models import AuditEvent, Night
-from club.services.setup import create_night, create_night_once, distinct_title
+from club.clubs.models import AuditEvent
+from club.clubs.services.setup import create_night, create_night_once, distinct_title
+from club.play.models import Night
 
 DATE = dt.date(2026, 11, 20)
 
@@ -69,8 +70,8 @@ def test_a_resend_that_finds_the_night_made_meanwhile_goes_to_it_not_to_a_clash(
     """A double-click: the second send looks for its form's night before the first send has
     committed it, and finds its players seated when the first has. That night is its own, not a
     clash: the second send goes to it, as any resend does."""
-    from club.queries import night_clashes
-    from club.views import nights as views
+    from club.play.queries import night_clashes
+    from club.play.views import nights as views
 
     client.force_login(secretary)
     data = form_data(client, club, players[:4])
@@ -136,7 +137,7 @@ def test_another_club_cannot_reach_a_night_by_its_token(
 ):
     """The token is looked up within the asking club only: another club's night is never shown
     for it, and a tampered form still creates the asker's own night."""
-    from club.models import Player, Season
+    from club.clubs.models import Player, Season
 
     night = create_night(season, DATE, [(players[:4], 0)], form_token=uuid.uuid4())
     Season.objects.create(
@@ -174,7 +175,7 @@ def test_players_seated_at_another_open_night_that_day_are_warned_about(
     assert response.status_code == 302
     assert Night.objects.count() == 2
     # A closed night, or another day, is no clash.
-    from club.services.nights import close_night
+    from club.play.services.nights import close_night
 
     for night in Night.objects.all():
         close_night(night, secretary)
@@ -232,7 +233,7 @@ def test_two_requests_at_once_with_one_token_make_one_night(season, players, sec
 
 
 def test_a_tournament_form_sent_twice_makes_one_tournament(client, club, season, players, scorer):
-    from club.models import Tournament
+    from club.tournaments.models import Tournament
 
     client.force_login(scorer)
     page = client.get(reverse("tournament_create", args=[club.slug])).content.decode()

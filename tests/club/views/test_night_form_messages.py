@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from club.models import Night, Player
-from club.services.setup import create_night
+from club.clubs.models import Player
+from club.clubs.services.setup import create_night
+from club.play.models import Night
 from tests.club.views.test_night_created_once import DATE, form_data
 
 

@@ -11,19 +11,11 @@ import pytest
 from django.db.models import Count, Sum
 from django.urls import reverse
 
-from club.models import (
-    AuditEvent,
-    Hand,
-    Night,
-    NightTotal,
-    Player,
-    ScoreLine,
-    Seat,
-    Table,
-)
-from club.services.hands import HandEntry, next_hand, record_hand
-from club.services.nights import close_night
-from club.services.setup import SetupError, create_night, delete_night, edit_tables
+from club.clubs.models import AuditEvent, Player
+from club.clubs.services.setup import SetupError, create_night, delete_night, edit_tables
+from club.play.models import Hand, Night, NightTotal, ScoreLine, Seat, Table
+from club.play.services.hands import HandEntry, next_hand, record_hand
+from club.play.services.nights import close_night
 
 
 def u(name: str, *args) -> str:
@@ -434,8 +426,8 @@ def test_a_tournament_nights_tables_are_not_changed_from_the_night_page(
     """A tournament draws its tables round by round; the night page's table editor would mix up
     the rounds, so the page hides it, the view sends the director to the tournament and the
     service refuses."""
-    from club.models import Seat
-    from club.services import tournaments as tournament_services
+    from club.play.models import Seat
+    from club.tournaments.services import tournaments as tournament_services
     from tests.club.tournament_kit import field, make_tournament
 
     tournament = make_tournament(season, field(club, 9), rounds=2)

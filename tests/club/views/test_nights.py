@@ -13,8 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import NoReverseMatch, reverse
 
 import scoring
-from club.models import AuditEvent, Club, Night, Player, ScoreLine, Season
-from club.services.hands import (
+from club.clubs.models import AuditEvent, Club, Player, Season
+from club.clubs.services.setup import create_night
+from club.play.models import Night, ScoreLine
+from club.play.services.hands import (
     HandConflict,
     HandEntry,
     delete_hand,
@@ -22,7 +24,6 @@ from club.services.hands import (
     record_hand,
     update_hand,
 )
-from club.services.setup import create_night
 
 
 def u(name: str, *args) -> str:
@@ -72,7 +73,7 @@ def test_night_list_newest_first_with_status_badges(
     client, viewer, night, season, players, secretary
 ):
     later = create_night(season, dt.date(2026, 12, 4), [(players[:4], 1)], title="Christmas drive")
-    from club.services.nights import close_night
+    from club.play.services.nights import close_night
 
     close_night(later, secretary)
     client.force_login(viewer)
@@ -356,7 +357,7 @@ def test_a_night_with_no_hands_is_square(client, viewer, night):
 def test_points_club_and_winner_only_points_say_nothing_changes_hands(
     client, viewer, club, players, secretary
 ):
-    from club.services.setup import rule_set_from_preset
+    from club.clubs.services.setup import rule_set_from_preset
 
     Club.objects.filter(pk=club.pk).update(unit_kind="points")
     anna = rule_set_from_preset(club, "anna-cubed")
@@ -401,8 +402,8 @@ def test_the_heading_says_closed_until_published_then_published_and_when_on_the_
 ):
     from zoneinfo import ZoneInfo
 
-    from club.services.nights import close_night
-    from club.services.publish import publish
+    from club.money.services.publish import publish
+    from club.play.services.nights import close_night
 
     club.time_zone = "Pacific/Kiritimati"  # UTC+14: its clock is rarely the server's
     club.correction_minutes = 30
@@ -440,7 +441,7 @@ def test_a_night_closed_with_no_correction_window_is_published_when_it_closed(
 ):
     from zoneinfo import ZoneInfo
 
-    from club.services.nights import close_night
+    from club.play.services.nights import close_night
 
     club.time_zone = "America/Los_Angeles"
     club.correction_minutes = 0

@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 
 import scoring
-from club.models import Player
+from club.clubs.models import Player
 from tests.club.scorebook import expected, night_with, play, table_text
 
 # (date, seats by index, hands as (declarer, contract, tricks, partner)); Ann is players[0].
@@ -229,7 +229,7 @@ def test_player_page_queries_do_not_grow(
 
 
 def test_a_long_season_is_drawn_by_month(client, season, players, secretary, history, monkeypatch):
-    from club.queries import standings
+    from club.grades.queries import standings
 
     monkeypatch.setattr(standings, "MAX_POINTS", 2)
     per_night, _, _ = history

@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.test import Client
 from django.urls import reverse
 
-from club.models import Hand
-from club.services.nights import close_night
+from club.play.models import Hand
+from club.play.services.nights import close_night
 from tests.club.ledger_kit import play
 
 APP_PAGE = "Skip to main content"  # the app's own layout, which Django's bare pages lack

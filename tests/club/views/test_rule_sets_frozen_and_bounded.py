@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from club.services.hands import HandEntry, record_hand
-from club.services.setup import rule_set_from_preset
+from club.clubs.services.setup import rule_set_from_preset
+from club.play.services.hands import HandEntry, record_hand
 
 # -- a ladder rule set with scored points is frozen like one with scored hands -------------------
 
@@ -36,7 +36,8 @@ def test_a_ladder_rule_set_with_scored_points_cannot_be_changed_in_place(
     """The season's ladder scores every hand again under its ladder rule set (ScoreLine.points):
     changing that rule set in place would leave the standings' points scored under rules that no
     longer exist (DESIGN.md 4: a rule set that has scored hands is never changed in place)."""
-    from club.models import NightTotal, RuleSet
+    from club.clubs.models import RuleSet
+    from club.play.models import NightTotal
 
     ladder = rule_set_from_preset(season.club, "anna-cubed", "Ladder points")
     season.standings_rule_set = ladder
@@ -71,7 +72,7 @@ def test_a_stake_too_big_to_store_is_a_form_error_not_a_crash_later(
     million million pence was accepted, then every hand scored under it failed with a database
     error (500). The form refuses such stakes with a message."""
     import scoring
-    from club.models import RuleSet
+    from club.clubs.models import RuleSet
 
     client.force_login(secretary)
     rules = scoring.preset("hoyle")

@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 from django.urls import reverse
 
-from club.models import Season
+from club.clubs.models import Season
 from tests.club.views.test_setup import season_data
 
 

@@ -10,8 +10,17 @@ from django.test import Client
 from django.urls import reverse
 
 import scoring
-from club.models import AuditEvent, Club, Invitation, Membership, Player, Role, RuleSet, Season
-from club.services.hands import HandEntry, record_hand
+from club.clubs.models import (
+    AuditEvent,
+    Club,
+    Invitation,
+    Membership,
+    Player,
+    Role,
+    RuleSet,
+    Season,
+)
+from club.play.services.hands import HandEntry, record_hand
 
 
 @pytest.fixture
@@ -169,7 +178,7 @@ def test_season_names_are_unique_in_the_club(sec_client, season, hoyle):
 
 
 def test_season_cannot_use_another_clubs_rule_set(sec_client, other_club):
-    from club.services.setup import rule_set_from_preset
+    from club.clubs.services.setup import rule_set_from_preset
 
     theirs = rule_set_from_preset(other_club, "standard")
     response = sec_client.post(u("season_create"), season_data(theirs))
@@ -467,7 +476,8 @@ def test_a_new_ladder_rule_set_rescores_the_season_and_is_recorded(
 ):
     from django.db.models import Sum
 
-    from club.models import AuditEvent, NightTotal, ScoreLine
+    from club.clubs.models import AuditEvent
+    from club.play.models import NightTotal, ScoreLine
 
     ann, bob, cat, dan = players[:4]
     record_hand(table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=6), secretary)

@@ -14,8 +14,9 @@ from django.core.management import CommandError, call_command
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from club.models import Arrival, Club, Membership, Night, Player, Role, RuleSet, Season
-from club.services import clubs_lifecycle
+from club.clubs.models import Club, Membership, Player, Role, RuleSet, Season
+from club.clubs.services import clubs_lifecycle
+from club.play.models import Arrival, Night
 
 FORM = {
     "email": "Jo@Example.org",
@@ -87,7 +88,7 @@ def test_a_stranger_signs_up_confirms_and_lands_on_the_first_run_page(client, db
 
 
 def test_the_first_run_page_makes_players_season_and_tonight_then_the_draw(client, club, secretary):
-    from club.services.setup import rule_set_from_preset
+    from club.clubs.services.setup import rule_set_from_preset
 
     rule_set_from_preset(club, "hoyle", "Hoyle")
     client.force_login(secretary)
@@ -175,7 +176,7 @@ def test_signing_up_again_before_confirming_sends_the_same_clubs_link_again(clie
     sign_up(client, name="Another name")
     assert Club.all_objects.count() == 1
     first, second = mail.outbox
-    from club.services.signup import read_token
+    from club.clubs.services.signup import read_token
 
     # The same account and club, signed again.
     token = lambda message: link_in(message).rstrip("/").rsplit("/", 1)[1]  # noqa: E731
@@ -200,7 +201,7 @@ def test_a_signed_in_member_makes_another_club_at_once(client, secretary):
 
 
 def test_sign_up_is_limited_per_address_and_per_client(client, db):
-    from club.views import signup as views
+    from club.clubs.views import signup as views
 
     per_address, _ = views.LIMITS["signup-address"]
     for n in range(per_address):
@@ -223,7 +224,7 @@ def test_sign_up_is_limited_per_address_and_per_client(client, db):
 
 
 def test_confirmation_links_are_limited_per_client_and_a_bad_one_says_so(client, db):
-    from club.views import signup as views
+    from club.clubs.views import signup as views
 
     bad = client.get(reverse("signup_confirm", args=["made-up-token"]))
     assert bad.status_code == 404 and "not right" in bad.content.decode()
@@ -358,7 +359,7 @@ def test_the_operator_sees_closed_clubs_in_the_admin_and_reopens_one(
 def test_the_new_pages_ask_a_fixed_number_of_queries(
     client, secretary, club, hoyle, name, args, most, django_assert_max_num_queries
 ):
-    from club.services.setup import rule_set_from_preset
+    from club.clubs.services.setup import rule_set_from_preset
 
     rule_set_from_preset(club, "standard", "Standard")  # more rule sets ask no more queries
     if name != "signup":
@@ -392,7 +393,7 @@ def test_a_new_clubs_home_sends_its_secretary_to_the_first_run_page(
 
 
 def test_one_accounts_link_is_limited_whichever_client_opens_it(db):
-    from club.views import signup as views
+    from club.clubs.views import signup as views
 
     sign_up(Client())
     link = link_in(mail.outbox[0])

@@ -17,8 +17,8 @@ from django.test import Client
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
-from club.models import Club
-from club.views import signup as views
+from club.clubs.models import Club
+from club.clubs.views import signup as views
 from tests.club.views.test_signup import FORM, link_in
 from tests.club.worker_kit import a_worker
 

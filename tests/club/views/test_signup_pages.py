@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club.models import Club
+from club.clubs.models import Club
 from tests.club.views.test_signup import FORM, sign_up
 
 pytestmark = pytest.mark.django_db
@@ -94,7 +94,7 @@ def test_the_home_page_is_titled_for_a_visitor_and_your_clubs_for_a_member(
     assert "Your clubs" not in _title(visitor) and "Your clubs" not in _text(visitor)
     assert _title(visitor) == "Solo Whist: score your club's nights"
     # A member of two clubs (one club goes straight to it) sees their clubs, so titled.
-    from club.models import Membership, Role
+    from club.clubs.models import Membership, Role
 
     Membership.objects.create(user=viewer, club=other_club, role=Role.VIEWER)
     member = Client()

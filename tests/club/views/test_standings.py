@@ -15,8 +15,8 @@ from django.db.models import Sum
 from django.urls import reverse
 
 import scoring
-from club import csv_safety
-from club.services.setup import rule_set_from_preset
+from club.clubs.services.setup import rule_set_from_preset
+from club.lib import csv_safety
 from tests.club.scorebook import expected, night_with, play, table_text
 
 # (date, tables by player index, hands as (table, declarer, contract, tricks, partner))
@@ -385,7 +385,7 @@ def test_public_club_standings_need_no_login(client, season, players, secretary,
 
 
 def test_another_clubs_season_is_not_shown(client, season, players, secretary, other_club):
-    from club.models import Season
+    from club.clubs.models import Season
 
     build(season, players, secretary, SPEC[:1])
     theirs = Season.objects.create(
@@ -458,7 +458,7 @@ def test_sparklines_and_chart_show_cumulative_totals(client, season, players, se
 def test_a_long_range_draws_its_last_nights_from_the_total_before_them(
     client, season, players, secretary, monkeypatch
 ):
-    from club.queries import standings
+    from club.grades.queries import standings
 
     monkeypatch.setattr(standings, "MAX_POINTS", 2)
     nights, *_ = build(season, players, secretary)
@@ -478,8 +478,8 @@ def test_triggers_can_be_installed_again(season, players, secretary):
     score line table); installing them twice changes nothing."""
     from django.db import connection
 
-    from club.models import NightTotal
-    from club.models.totals import install_triggers
+    from club.play.models import NightTotal
+    from club.play.models.totals import install_triggers
 
     assert install_triggers(connection) and install_triggers(connection)
     nights, *_ = build(season, players, secretary, SPEC[:1])
@@ -489,8 +489,8 @@ def test_triggers_can_be_installed_again(season, players, secretary):
 def test_a_new_ladder_rule_set_is_applied_by_rescoring(client, season, players, secretary):
     """Hands recorded while the ladder counted money; the secretary then ranks the season by
     anna-cubed points and the season's hands are scored again for the ladder."""
-    from club.models import NightTotal
-    from club.services.ladder import rescore_ladder
+    from club.grades.services.ladder import rescore_ladder
+    from club.play.models import NightTotal
 
     money_nights, *_ = build(season, players, secretary)
     season.standings_rule_set = rule_set_from_preset(season.club, "anna-cubed", "Ladder")
@@ -521,7 +521,7 @@ def test_a_new_ladder_rule_set_is_applied_by_rescoring(client, season, players, 
 
 
 def test_averages_are_exact_and_signed_only_when_not_zero(club):
-    from club.tables import format_average
+    from club.grades.display.tables import format_average
 
     def exact(value: Fraction) -> str:
         return format_average(club, value, exact=True)
@@ -535,7 +535,7 @@ def test_averages_are_exact_and_signed_only_when_not_zero(club):
 
 
 def test_a_newcomers_season_line_starts_at_his_first_night(client, season, players, secretary):
-    from club.queries import standings as sq
+    from club.grades.queries import standings as sq
 
     spec = [SPEC[0], (dt.date(2026, 10, 8), [[0, 1, 2, 8]], [(1, 8, "solo", 6, None)])]
     build(season, players, secretary, spec)

@@ -84,7 +84,7 @@ def test_standings_csv_says_same_for_no_change_without_a_formula_guard(
 
 
 def test_a_points_ladder_is_written_as_whole_points(client, season, players, secretary, club):
-    from club.services.setup import rule_set_from_preset
+    from club.clubs.services.setup import rule_set_from_preset
 
     season.standings_rule_set = rule_set_from_preset(club, "anna-cubed", "Points")
     season.standings_method = "points"

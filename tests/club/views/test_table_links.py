@@ -16,12 +16,13 @@ from django.test import Client
 from django.urls import reverse
 
 import scoring
-from club.models import AuditEvent, Hand, Player, TableLink
-from club.models.table_links import TOKEN_BYTES, derive_token, hash_token
-from club.services import table_links as link_service
-from club.services.hands import HandEntry, record_hand
-from club.services.nights import close_night
-from club.services.setup import create_night, rule_set_from_preset
+from club.clubs.models import AuditEvent, Player
+from club.clubs.services.setup import create_night, rule_set_from_preset
+from club.play.models import Hand, TableLink
+from club.play.models.table_links import TOKEN_BYTES, derive_token, hash_token
+from club.play.services import table_links as link_service
+from club.play.services.hands import HandEntry, record_hand
+from club.play.services.nights import close_night
 from tests.club.cache_kit import clear_own_keys
 
 HOYLE = scoring.preset("hoyle")
@@ -148,7 +149,7 @@ def test_anonymous_visitors_are_asked_to_log_in_for_the_links(client, night):
 
 
 def test_the_links_of_another_clubs_night_are_404(client, outsider, other_club, night):
-    from club.models import Season
+    from club.clubs.models import Season
 
     rules = rule_set_from_preset(other_club, "hoyle", "Hoyle")
     season = Season.objects.create(
@@ -266,7 +267,7 @@ def test_a_link_cannot_reach_another_tables_nights_or_clubs_hands(
         secretary,
     )
     rules = rule_set_from_preset(other_club, "hoyle", "Hoyle")
-    from club.models import Season
+    from club.clubs.models import Season
 
     their_season = Season.objects.create(
         club=other_club,
@@ -380,7 +381,7 @@ def test_after_closing_the_link_shows_the_final_sheet_and_takes_no_hands(
     assert response.status_code == 200
     assert "provisional until the secretary publishes" in text(response)
     assert "final sheet" not in text(response)
-    from club.services.publish import publish
+    from club.money.services.publish import publish
 
     publish(table4.night, secretary)
     response = client.get(url(link))
@@ -399,7 +400,7 @@ def test_after_closing_the_link_shows_the_final_sheet_and_takes_no_hands(
 
 
 def test_a_link_of_a_removed_table_or_night_is_a_clear_404(client, night, secretary):
-    from club.services.setup import delete_night
+    from club.clubs.services.setup import delete_night
 
     link = link_for(night.tables.get(number=1), secretary)
     delete_night(night, secretary)
@@ -414,7 +415,7 @@ def test_last_weeks_link_shows_last_weeks_closed_sheet_with_its_date(
     last_week = create_night(season, dt.date(2026, 11, 13), [(players[:4], 0)])
     link = link_for(last_week.tables.get(), secretary)
     close_night(last_week, secretary)
-    from club.services.publish import publish
+    from club.money.services.publish import publish
 
     publish(last_week, secretary)
     create_night(season, dt.date(2026, 11, 20), [(players[:4], 0)])
@@ -428,7 +429,7 @@ def test_last_weeks_link_shows_last_weeks_closed_sheet_with_its_date(
 def test_a_stuck_phone_resending_is_stopped_with_a_clear_429(
     client, table4, secretary, players, monkeypatch
 ):
-    from club.views import table_links as views
+    from club.play.views import table_links as views
 
     monkeypatch.setattr(views, "WRITE_LIMIT", 3)
     ann, bob = players[:2]
@@ -464,7 +465,7 @@ def test_a_stuck_phone_resending_is_stopped_with_a_clear_429(
 
 @pytest.mark.django_db  # without Redis the window is a row of the database
 def test_the_window_slides(monkeypatch):
-    from club import ratelimit
+    from club.clubs.services import ratelimit
 
     now = [1000.0]
     monkeypatch.setattr(ratelimit.time, "time", lambda: now[0])
@@ -650,7 +651,7 @@ def test_no_qr_code_for_a_viewer_or_a_closed_night(who, client, secretary, viewe
 def test_a_tournament_rounds_table_cards_carry_its_tables_qr_codes(
     client, season, club, secretary, tmp_path
 ):
-    from club.services import tournaments as tournament_service
+    from club.tournaments.services import tournaments as tournament_service
     from tests.club.tournament_kit import field, make_tournament
 
     t = make_tournament(season, field(club, 8), rounds=2, hands=2, name="Winter Cup")
@@ -718,7 +719,7 @@ def test_the_links_page_issues_a_fixed_number_of_queries(
 def test_the_too_many_page_leads_only_back_to_the_table(
     client, table4, secretary, players, monkeypatch
 ):
-    from club.views import table_links as views
+    from club.play.views import table_links as views
 
     monkeypatch.setattr(views, "WRITE_LIMIT", 1)
     ann, bob = players[:2]

@@ -13,10 +13,11 @@ from django.test import Client
 from django.urls import reverse
 
 import scoring
-from club.models import AuditEvent, Hand, Player, ScoreLine
-from club.services.hands import HandEntry, record_hand
-from club.services.nights import close_night
-from club.services.setup import create_night, rule_set_from_preset
+from club.clubs.models import AuditEvent, Player
+from club.clubs.services.setup import create_night, rule_set_from_preset
+from club.play.models import Hand, ScoreLine
+from club.play.services.hands import HandEntry, record_hand
+from club.play.services.nights import close_night
 
 HOYLE = scoring.preset("hoyle")
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -290,7 +291,7 @@ def test_a_general_misere_asks_who_took_the_last_trick(client, club, secretary, 
     rules = HOYLE.copy(
         name="Hoyle with general misère", all_passed="general_misere", general_misere_stake=6
     )
-    from club.models import RuleSet
+    from club.clubs.models import RuleSet
 
     season.rule_set = RuleSet.objects.create(club=club, name=rules.name, data=rules.to_dict())
     season.save()

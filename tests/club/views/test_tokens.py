@@ -10,9 +10,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from club.models import AuditEvent, TableCard, TableLink
-from club.services import table_cards as card_service
-from club.services import table_links as link_service
+from club.clubs.models import AuditEvent
+from club.play.models import TableCard, TableLink
+from club.play.services import table_cards as card_service
+from club.play.services import table_links as link_service
 
 pytestmark = pytest.mark.django_db
 

@@ -8,10 +8,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from club.models import AuditEvent, Hand
-from club.services import tournaments as services
-from club.services.hands import HandConflict, HandEntry, record_hand
-from club.services.round_limit import refusal
+from club.clubs.models import AuditEvent
+from club.play.models import Hand
+from club.play.services.hands import HandConflict, HandEntry, record_hand
+from club.tournaments.services import tournaments as services
+from club.tournaments.services.round_limit import refusal
 from tests.club.tournament_kit import field, make_tournament, play_table, tables_of
 
 

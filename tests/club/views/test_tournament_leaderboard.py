@@ -9,8 +9,8 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
-from club.queries import leaderboard as lq
-from club.services import tournaments as services
+from club.tournaments.queries import leaderboard as lq
+from club.tournaments.services import tournaments as services
 from scoring.standings import competition_ranks
 from tests.club.tournament_kit import (
     board_of,

@@ -11,8 +11,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club.models import AuditEvent, Club, Entry, Table, Tournament
-from club.services import tournaments as services
+from club.clubs.models import AuditEvent, Club
+from club.play.models import Table
+from club.tournaments.models import Entry, Tournament
+from club.tournaments.services import tournaments as services
 from scoring import seating
 from tests.club.tournament_kit import (
     board_of,

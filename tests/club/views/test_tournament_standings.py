@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from club.services import tournaments as services
+from club.tournaments.services import tournaments as services
 from tests.club.scorebook import expected, night_with, play, table_text
 from tests.club.tournament_kit import make_tournament, money, play_round, tables_of
 
@@ -93,7 +93,7 @@ def test_the_player_page_and_club_home_leave_an_uncounted_tournament_out(
     assert "Christmas Drive" not in biggest_section(home)
     # Counted, it is the latest night on the club home (a finished event's settings change only
     # once a secretary has reopened its night).
-    from club.services.nights import reopen_night
+    from club.play.services.nights import reopen_night
 
     reopen_night(t.night, secretary)
     services.update_settings(

@@ -10,14 +10,14 @@ import re
 import pytest
 from django.core import mail
 
-from club.interchange.document import read
-from club.interchange.export import export_text
-from club.interchange.importer import import_document
-from club.models import Hand
-from club.services import publish as publish_service
-from club.services.hands import HandEntry, record_hand
-from club.services.nights import close_night
-from club.services.setup import delete_club
+from club.clubs.services.setup import delete_club
+from club.interchange.format.document import read
+from club.interchange.services.export import export_text
+from club.interchange.services.importer import import_document
+from club.money.services import publish as publish_service
+from club.play.models import Hand
+from club.play.services.hands import HandEntry, record_hand
+from club.play.services.nights import close_night
 from tests.club.interchange_kit import check_schema, figures
 from tests.club.views.test_table_page import (
     HTMX,
@@ -86,7 +86,7 @@ def test_a_correction_shows_and_keeps_who_was_ticked(scorer_client, table4, play
         HandEntry(dealer=ann, contract="solo", declarer=ann, tricks=7, wrong_cards=(dan,)),
         None,
     )
-    from club.forms.hand_factories import edit_hand_form
+    from club.play.forms.hand_factories import edit_hand_form
 
     boxes = re.findall(r"<input[^>]*>", str(edit_hand_form(hand)["wrong_cards"]))
     ticked = [b for b in boxes if " checked" in b]
@@ -143,7 +143,7 @@ def test_who_held_the_wrong_number_round_trips_through_the_club_data_file(
 def test_a_file_naming_a_stranger_as_holding_the_wrong_cards_is_refused(
     club, divided_night, secretary
 ):
-    from club.interchange.document import ImportRefused
+    from club.interchange.format.document import ImportRefused
 
     document = json.loads(export_text(club))
     document["nights"][0]["tables"][0]["hands"][0]["wrong_cards"] = ["Bob", "Zed"]
@@ -156,7 +156,7 @@ def test_a_file_naming_a_stranger_as_holding_the_wrong_cards_is_refused(
 
 def test_a_correction_that_clears_the_wrong_cards_scores_the_play_again(table4, players, secretary):
     """Entered as cards wrongly divided by mistake: cleared, the hand pays on its tricks."""
-    from club.services.hands import update_hand
+    from club.play.services.hands import update_hand
 
     ann, bob, cat, dan = players[:4]
     hand = record_hand(

@@ -1,0 +1,30 @@
+"""The club's audit page (secretaries): every change to the club's data, newest first, with the
+nights that were deleted and their kept history."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import path
+
+from club.clubs.queries import access, club_audit
+from club.clubs.queries.access import login_if_hidden
+
+
+@login_if_hidden
+def club_audit_trail(request: HttpRequest, slug: str) -> HttpResponse:
+    club = access.get_club(request, slug, access.MANAGE)
+    deleted_night = request.GET.get("night", "")
+    return render(
+        request,
+        "club/audit.html",
+        {
+            "club": club,
+            "deleted_nights": club_audit.deleted_nights(club),
+            "deleted_night": deleted_night,
+            "page": club_audit.club_trail(club, request.GET.get("page"), deleted_night),
+        },
+    )
+
+
+urlpatterns = [path("audit/", club_audit_trail, name="club_audit")]

@@ -1,1 +1,0 @@
-"""Printable sheets: Django templates rendered to PDF with WeasyPrint (club.pdf.render)."""

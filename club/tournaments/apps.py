@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "club.tournaments"
+    label = "tournaments"
+    verbose_name = "Tournaments"
