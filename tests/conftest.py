@@ -97,7 +97,7 @@ def season(club, hoyle):
 @pytest.fixture
 def night(season, players):
     """Table 1: Ann, Bob, Cat, Dan (Ann deals first). Table 2: Eve..Ivy, five players."""
-    from club.clubs.services.setup import create_night
+    from club.play.services.night_setup import create_night
 
     return create_night(season, dt.date(2026, 11, 20), [(players[:4], 0), (players[4:9], 0)])
 

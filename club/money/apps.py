@@ -9,6 +9,9 @@ class MoneyConfig(AppConfig):
 
     def ready(self) -> None:
         from club.money.pdf.statement_mail import statement_attachment
-        from club.money.services import results_mail
+        from club.money.services import publish, results_mail
+        from club.money.views import ledger
 
         results_mail.attach_to_results(statement_attachment)  # each player's statement, a PDF
+        publish.connect()  # a night's close, reopening and corrections reach the ledger
+        ledger.connect()  # the night page and a table's link page show the debts

@@ -6,3 +6,9 @@ class PlayConfig(AppConfig):
     name = "club.play"
     label = "play"
     verbose_name = "Play: nights, tables, hands, the draw, arrivals, table links and cards"
+
+    def ready(self) -> None:
+
+        from club.play.services import club_rows
+
+        club_rows.connect()  # a club's nights go with the club

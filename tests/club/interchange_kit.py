@@ -12,12 +12,7 @@ import jsonschema
 
 import scoring
 from club.clubs.models import Club, Player, Season
-from club.clubs.services.setup import (
-    create_night,
-    create_rule_set,
-    delete_club,
-    rule_set_from_preset,
-)
+from club.clubs.services.setup import create_rule_set, delete_club, rule_set_from_preset
 from club.grades.queries.standings import ladder
 from club.interchange import SCHEMA_PATHS
 from club.interchange.format.document import read
@@ -25,6 +20,7 @@ from club.interchange.services.export import export_text
 from club.interchange.services.importer import import_document
 from club.play.models import Hand, Night, NightTotal, ScoreLine
 from club.play.services.hands import HandEntry, record_hand
+from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night
 from club.tournaments.services import tournaments as tournament_services
 

@@ -1,5 +1,5 @@
 """Helpers for the standings, player page and club home tests: nights and hands written through the
-real services (club.clubs.services.setup.create_night, club.play.services.hands.record_hand), and the expected
+real services (club.play.services.night_setup.create_night, club.play.services.hands.record_hand), and the expected
 figures computed independently from scoring.score_hand."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from html.parser import HTMLParser
 
 import scoring
 from club.clubs.models import Player, Season
-from club.clubs.services.setup import create_night
 from club.play.models import Night
 from club.play.services.hands import HandEntry, record_hand
+from club.play.services.night_setup import create_night
 
 
 def night_with(season: Season, date: dt.date, *tables: Sequence[Player]) -> Night:

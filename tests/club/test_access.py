@@ -27,8 +27,9 @@ from club.clubs.models import (
     RuleSet,
     Season,
 )
-from club.clubs.services.setup import create_night, rule_set_from_preset
+from club.clubs.services.setup import rule_set_from_preset
 from club.play.models import Night, Seat
+from club.play.services.night_setup import create_night
 
 READ, SCORE, MANAGE = "read", "score", "manage"
 ROLES = ["secretary", "scorer", "viewer", "outsider", "anonymous"]

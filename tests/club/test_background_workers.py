@@ -17,10 +17,10 @@ from django.db.models import Count
 from django.utils import timezone
 
 from club.clubs.models import AuditEvent, Player
-from club.clubs.services.setup import create_night
 from club.money.models import Delivery, Publication
 from club.money.services import publish as publish_service
 from club.play.models import Night
+from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night
 from tests.club.ledger_kit import give_emails, play
 from tests.club.nodes_kit import at_once

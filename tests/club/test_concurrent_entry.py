@@ -25,8 +25,8 @@ from django.urls import reverse
 
 import scoring
 from club.clubs.models import Membership, Player, Role
-from club.clubs.services.setup import create_night
 from club.play.models import Hand, NightTotal, ScoreLine
+from club.play.services.night_setup import create_night
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

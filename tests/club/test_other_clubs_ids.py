@@ -13,10 +13,11 @@ from django.urls import reverse
 
 from club import urls as club_urls
 from club.clubs.models import Invitation, Membership, Player, Season
-from club.clubs.services.setup import create_night, rule_set_from_preset
+from club.clubs.services.setup import rule_set_from_preset
 from club.money.models import Debt, Settlement
 from club.money.services.results_mail import unsubscribe_token
 from club.play.services.hands import HandEntry, record_hand
+from club.play.services.night_setup import create_night
 from club.play.services.table_cards import issue_cards
 from club.tournaments.services import tournaments as tournament_services
 from tests.club.tournament_kit import make_tournament

@@ -51,7 +51,8 @@ from django.utils import timezone
 from club.clubs.models import Club, Membership, Player, Role, Season
 from club.play.services import arrivals, table_links
 from club.play.services import tokens as token_service
-from club.clubs.services.setup import create_night, rule_set_from_preset
+from club.clubs.services.setup import rule_set_from_preset
+from club.play.services.night_setup import create_night
 club = Club.objects.create(
     name="Crown", slug="crown", correction_minutes=0, is_public=True, door_check_in=True
 )

@@ -18,6 +18,7 @@ from club.clubs.models import AuditEvent, RuleSet
 from club.clubs.queries import access
 from club.core.prepared import PreparedInsert, PreparedRead
 from club.play.models import Night, Seat, TableLink
+from club.play.queries import night_access
 from club.play.services import table_links as link_service
 from club.play.services.locks import NIGHT_WITH
 
@@ -106,14 +107,14 @@ def test_a_members_table_read_has_its_seats_and_another_clubs_table_is_a_404(
     request.user = secretary
     access.can(secretary, club, access.SCORE)  # the membership, read before the table's read
     with django_assert_num_queries(1):
-        table = access.get_table_with_seats(request, club, table4.pk, access.SCORE)
+        table = night_access.get_table_with_seats(request, club, table4.pk, access.SCORE)
         names = [s.player.name for s in table.seats.all()]
         rules = table.night.season.rule_set.rules
     assert table.pk == table4.pk and table.night.season.club is club
     assert names == [s.player.name for s in Seat.objects.filter(table=table4).order_by("position")]
     assert rules == table4.night.season.rule_set.rules
     with pytest.raises(Http404):
-        access.get_table_with_seats(request, other_club, table4.pk, access.READ)
+        night_access.get_table_with_seats(request, other_club, table4.pk, access.READ)
 
 
 def test_a_value_for_a_small_integer_column_is_prepared_on_every_database(

@@ -156,7 +156,7 @@ def test_a_second_delete_of_a_hand_says_it_is_already_deleted(table4, players, s
 def test_editing_a_rule_set_racing_its_first_hand_never_scores_under_stale_stakes(
     season, table4, players, secretary, scorer
 ):
-    from club.clubs.services.setup import update_rule_set
+    from club.play.services.rule_set_changes import update_rule_set
 
     needs_real_concurrency()
     rule_set = season.rule_set
@@ -189,7 +189,8 @@ def test_changing_a_seasons_rule_set_racing_its_first_hand_never_mixes_rule_sets
     club, season, table4, players, secretary, scorer
 ):
     from club.clubs.forms.setup import SeasonForm
-    from club.clubs.services.setup import SetupError, rule_set_from_preset, save_season
+    from club.clubs.services.setup import SetupError, rule_set_from_preset
+    from club.play.services.rule_set_changes import save_season
 
     needs_real_concurrency()
     other = rule_set_from_preset(club, "standard", "Standard units")

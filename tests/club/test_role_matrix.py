@@ -20,7 +20,6 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from club.clubs.models import Invitation, Membership, PlayerClaim, Role
-from club.clubs.services.setup import create_night
 from club.help.queries import guides
 from club.money.models import Debt, Settlement
 from club.money.services import results_mail
@@ -28,6 +27,7 @@ from club.play.services import table_cards as card_service
 from club.play.services import table_links as link_service
 from club.play.services import tokens as token_service
 from club.play.services.hands import HandEntry, record_hand
+from club.play.services.night_setup import create_night
 from club.tournaments.services import tournaments as tournament_services
 from tests.club.tournament_kit import make_tournament
 

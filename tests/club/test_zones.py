@@ -18,8 +18,9 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from club.clubs.models import Club, Membership, Player, Role, Season
-from club.clubs.services.setup import create_night, rule_set_from_preset
+from club.clubs.services.setup import rule_set_from_preset
 from club.play.models import Night
+from club.play.services.night_setup import create_night
 from tests.club.ledger_kit import give_emails, play
 
 pytestmark = pytest.mark.django_db

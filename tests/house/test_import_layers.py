@@ -241,6 +241,6 @@ def test_the_layer_check_finds_a_sheet_importing_a_page(tmp_path, monkeypatch):
     monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", tmp_path)
     found = upward_imports(import_graph(), layer_table(guide))
     assert found == [
-        "club.play.pdf.sheets (sheets) imports club.grades.views.standings (views) at line 2",
+        "club.grades.pdf.sheets (sheets) imports club.grades.views.standings (views) at line 2",
         "club.stray: no layer of docs/architecture.md holds it",
     ]

@@ -1,15 +1,12 @@
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 
 from club.core.prepared import PreparedInsert
-from club.play.services import live_marks
-
-if TYPE_CHECKING:
-    from club.play.models.nights import Night
+from club.lib import live_marks
 
 
 class AuditEvent(models.Model):
@@ -61,7 +58,7 @@ class AuditEvent(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.night is not None and not self.night_label:
-            self.night_label = night_label(self.night)
+            self.night_label = self.night.audit_label()
         if self._state.adding and self.pk is None and not args and set(kwargs) <= _PLAIN_INSERT:
             # Every change writes one (a hand's save too): its INSERT is built once a process.
             _NEW_EVENTS.create(self, using=kwargs.get("using") or "default")
@@ -74,10 +71,3 @@ class AuditEvent(models.Model):
 
 _NEW_EVENTS: PreparedInsert[AuditEvent] = PreparedInsert(AuditEvent)
 _PLAIN_INSERT = {"force_insert", "using"}  # what objects.create() passes
-
-
-def night_label(night: Night) -> str:
-    """How an audit event names its night, for as long as the event is kept."""
-    label = str(night)
-    date = f"{night.date:%d %b %Y}"
-    return label if date in label else f"{label}, {date}"

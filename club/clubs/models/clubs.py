@@ -181,6 +181,10 @@ class Club(models.Model):
 
         return format_amount(self, amount, signed=signed)
 
+    def audit_owner(self) -> tuple[int | None, int | None]:
+        """(club id, night id) of this row, for the audit trail of a change made in the admin."""
+        return self.pk, None
+
 
 class Role(models.TextChoices):
     SECRETARY = "secretary", "Secretary"
@@ -211,6 +215,10 @@ class Membership(models.Model):
     @property
     def is_secretary(self) -> bool:
         return self.role == Role.SECRETARY
+
+    def audit_owner(self) -> tuple[int | None, int | None]:
+        """(club id, night id) of this row, for the audit trail of a change made in the admin."""
+        return self.club_id, None
 
 
 class Player(models.Model):
@@ -265,3 +273,7 @@ class Player(models.Model):
         if update_fields is not None and "name" in update_fields:
             kwargs["update_fields"] = {*update_fields, "name_key"}
         super().save(*args, **kwargs)
+
+    def audit_owner(self) -> tuple[int | None, int | None]:
+        """(club id, night id) of this row, for the audit trail of a change made in the admin."""
+        return self.club_id, None

@@ -81,9 +81,11 @@ class RuleSet(models.Model):
     def is_used(self) -> bool:
         """Hands were scored under it: as the rules they keep, or as the ladder of a season
         (ScoreLine.points) that has scored hands."""
-        from club.play.models.hands import ScoreLine
-
         return (
-            self.hands.exists()
-            or ScoreLine.objects.filter(season__standings_rule_set=self).exists()
+            self.hands.exists()  # type: ignore[attr-defined]  # Hand.rule_set's reverse
+            or self.ladder_seasons.filter(score_lines__isnull=False).exists()
         )
+
+    def audit_owner(self) -> tuple[int | None, int | None]:
+        """(club id, night id) of this row, for the audit trail of a change made in the admin."""
+        return self.club_id, None

@@ -55,3 +55,7 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def audit_owner(self) -> tuple[int | None, int | None]:
+        """(club id, night id) of this row, for the audit trail of a change made in the admin."""
+        return self.club_id, None

@@ -73,7 +73,7 @@ def send_claim_link(club_id: int, email: str) -> bool:
         return False
     token = secrets.token_urlsafe(32)
     PlayerClaim.objects.create(player=player, token_hash=claim_token_hash(token))
-    from club.money.services.results_mail import absolute
+    from club.lib.site import absolute
 
     link = absolute(reverse("claim_confirm", args=[club.slug, token]))
     body = render_to_string("club/email/claim.txt", {"club": club, "player": player, "link": link})

@@ -14,40 +14,20 @@ from typing import Any
 from django.contrib import admin
 from django.db import models, transaction
 
-from club.clubs.models import AuditEvent, Club, Membership, Player, RuleSet, Season
-from club.grades.models import GradeOptOut, GradeSettings
-from club.play.models import Hand, Night, Seat, Table
-from club.tournaments.models import Entry, Tournament
+from club.clubs.models import AuditEvent, Club, RuleSet
 
 
 def _owner(obj: models.Model) -> tuple[int | None, int | None]:
-    """(club id, night id) of a row of club data."""
-    if isinstance(obj, Club):
-        return obj.pk, None
-    if isinstance(obj, Membership | Player | RuleSet | Season):
-        return obj.club_id, None
-    if isinstance(obj, Tournament):
-        return obj.club_id, obj.night_id
-    if isinstance(obj, Entry):
-        return obj.tournament.club_id, obj.tournament.night_id
-    if isinstance(obj, Night):
-        return obj.season.club_id, obj.pk
-    if isinstance(obj, Table):
-        return obj.night.season.club_id, obj.night_id
-    if isinstance(obj, Seat):
-        return obj.table.night.season.club_id, obj.table.night_id
-    if isinstance(obj, Hand):
-        return obj.table.night.season.club_id, obj.table.night_id
-    if isinstance(obj, GradeSettings):
-        return obj.club_id, None
-    if isinstance(obj, GradeOptOut):
-        return obj.player.club_id, None
-    return None, None
+    """(club id, night id) of a row of club data: each model of club data says (`audit_owner`);
+    a row of no club (an account, a task) is not the club's trail."""
+    owner = getattr(obj, "audit_owner", None)
+    return owner() if owner is not None else (None, None)
 
 
 def _subject(obj: models.Model) -> str:
-    if isinstance(obj, Hand):
-        return f"Table {obj.table.number}, hand {obj.number}"
+    subject = getattr(obj, "audit_subject", None)
+    if subject is not None:
+        return str(subject())
     return f"{str(obj._meta.verbose_name).capitalize()} {obj} (admin)"[:120]
 
 
@@ -72,8 +52,12 @@ def record(
     club_id, night_id = _owner(obj)
     if club_id is None:
         return
-    if action == AuditEvent.Action.DELETE and isinstance(obj, Night):
-        night_id = None  # the event outlives the night, as services.setup.delete_night's
+    if (
+        action == AuditEvent.Action.DELETE
+        and night_id == obj.pk
+        and obj._meta.model_name == "night"
+    ):
+        night_id = None  # the event outlives the night, as the app's own delete_night's
     if isinstance(obj, Club) and action == AuditEvent.Action.DELETE:
         return  # the club's trail goes with it
     AuditEvent.objects.create(

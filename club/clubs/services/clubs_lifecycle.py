@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 import scoring
+from club.clubs import signals
 from club.clubs.models import (
     AuditEvent,
     Club,
@@ -40,9 +41,6 @@ from club.clubs.models import (
 from club.clubs.queries.closing_clubs import CLOSED_SUBJECT
 from club.clubs.services import closing_mail
 from club.lib.money import unit_mismatch
-from club.money.models import Debt, Delivery, Publication
-from club.play.models import Hand, Night, NightTotal, ScoreLine
-from club.tournaments.models import Entry
 
 log = logging.getLogger(__name__)
 
@@ -236,26 +234,32 @@ def _accounts_only_here(club: Club) -> list[int]:
     return sorted(ids - elsewhere)
 
 
-def _task_rows(club: Club, night_ids: list[int], publication_ids: list[int]) -> int:
-    """The background queue's rows that name the club, its nights or publications."""
+def _task_rows(club: Club) -> int:
+    """The background queue's rows that name the club or its rows (each app says which:
+    `club_purging`)."""
     try:
         from django_tasks_db.models import DBTaskResult
     except ImportError:  # pragma: no cover - the queue backend is a dependency
         return 0
-    by_task = {
-        "club.grades.services.grades.drain_grades": [club.pk],
-        "club.money.services.publish.publish_when_due": night_ids,
-        "club.money.services.publish.send_results": publication_ids,
-    }
     deleted = 0
-    for path, ids in by_task.items():
-        if ids:
-            rows = DBTaskResult.objects.filter(
-                task_path__in=[path, "club.tasks." + path.rsplit(".", 1)[1]],
-                args_kwargs__args__0__in=ids,
-            )
-            deleted += rows.delete()[0]
+    for named in signals.answers(signals.club_purging, club=club):
+        assert isinstance(named, dict)
+        for path, ids in named.items():
+            if ids:
+                rows = DBTaskResult.objects.filter(task_path=path, args_kwargs__args__0__in=ids)
+                deleted += rows.delete()[0]
     return deleted
+
+
+def delete_rows(club: Club) -> int:
+    """Delete the club's rows, each app's first (`club_deleting`: what PROTECTs players, rule
+    sets and seasons), then its seasons, rule sets and players; returns how many went."""
+    rows = sum(int(n) for n in signals.answers(signals.club_deleting, club=club))  # type: ignore[call-overload]
+    rows += Season.objects.filter(club=club).delete()[0]
+    rows += RuleSet.objects.filter(club=club).delete()[0]
+    rows += PlayerClaim.objects.filter(player__club=club).delete()[0]
+    rows += Player.objects.filter(club=club).delete()[0]
+    return rows
 
 
 def _sessions_of(user_ids: list[int]) -> int:
@@ -288,28 +292,11 @@ def purge_club(club: Club) -> Purged:
     with transaction.atomic():
         club = Club.all_objects.select_for_update().get(pk=club.pk)
         club_id = club.pk  # the delete below empties club.pk
-        nights = Night.objects.filter(season__club=club)
-        night_ids = list(nights.values_list("pk", flat=True))
-        publication_ids = list(
-            Publication.objects.filter(night__season__club=club).values_list("pk", flat=True)
-        )
+        rows = _task_rows(club)
         account_ids = _accounts_only_here(club)
         usernames = list(User.objects.filter(pk__in=account_ids).values_list("username", flat=True))
         player_ids = list(club.players.values_list("pk", flat=True))
-        # The night totals go by the score lines' triggers, which Django does not count.
-        rows = NightTotal.objects.filter(season__club=club).count()
-        # Leaves first: what PROTECTs players, rule sets and seasons. Score lines before their
-        # hands, so the night-total triggers take each one off (the totals then go with the
-        # nights).
-        rows += ScoreLine.objects.filter(season__club=club).delete()[0]
-        rows += Hand.objects.filter(table__night__season__club=club).delete()[0]
-        rows += Debt.objects.filter(club=club).delete()[0]
-        rows += Entry.objects.filter(tournament__club=club).delete()[0]
-        rows += nights.delete()[0]
-        rows += Season.objects.filter(club=club).delete()[0]
-        rows += RuleSet.objects.filter(club=club).delete()[0]
-        rows += PlayerClaim.objects.filter(player__club=club).delete()[0]
-        rows += Player.objects.filter(club=club).delete()[0]
+        rows += delete_rows(club)
         # The admin's history of the club's own rows.
         rows += LogEntry.objects.filter(
             content_type=ContentType.objects.get_for_model(Club), object_id=str(club.pk)
@@ -318,7 +305,6 @@ def purge_club(club: Club) -> Purged:
             content_type=ContentType.objects.get_for_model(Player),
             object_id__in=[str(pk) for pk in player_ids],
         ).delete()[0]
-        rows += _task_rows(club, night_ids, publication_ids)
         rows += club.delete()[0]
         rows += _sessions_of(account_ids)
         rows += _lockout_rows(usernames)
@@ -332,6 +318,14 @@ def purge_club(club: Club) -> Purged:
         purged.accounts,
     )
     return purged
+
+
+def delete_club(club: Club) -> None:
+    """Delete a club and everything in it at once (demo and benchmark data), with no closing
+    and no waiting: `purge_club` is the way for a real club."""
+    with transaction.atomic():
+        delete_rows(club)
+        club.delete()
 
 
 def due_for_purge(now: dt.datetime | None = None) -> list[Club]:
@@ -450,7 +444,7 @@ def forget_player(player: Player, by: User | None) -> Player:
         player.active = False
         player.save(update_fields=["name", "email", "email_results", "user", "active"])
         PlayerClaim.objects.filter(player=player).delete()
-        Delivery.objects.filter(player=player).update(email="")
+        signals.player_forgotten.send(None, player=player)
         others = list(club.players.exclude(pk=player.pk).values_list("name", flat=True))
         # The address first: "ann@example.org" holds the name "Ann" as a word.
         renames = [_Renamer(old_email, "(a forgotten address)", [])] if old_email else []

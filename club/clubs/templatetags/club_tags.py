@@ -60,16 +60,3 @@ def table_url(context: template.Context, action: str, hand_id: int | None = None
     """`{% table_url "edit" hand.pk as url %}`: the table page's action URLs, for a member of
     the club or for the table's link, whichever way the page was opened (hands.TableRoute)."""
     return context["route"].url(action, hand_id)
-
-
-@register.filter
-def rulings(hand) -> str:
-    """The hand's revokes and penalty in words ("Revokes: Ann and Cat"), for a hand read on its
-    own (the sheet's rows carry theirs already): its revokes are fetched once if they were not."""
-    from django.db.models import prefetch_related_objects
-
-    from club.play.queries.table_sheet import REVOKES, hand_rulings
-
-    if "revokes" not in getattr(hand, "_prefetched_objects_cache", {}):
-        prefetch_related_objects([hand], REVOKES)
-    return hand_rulings(hand)

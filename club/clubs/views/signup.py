@@ -14,21 +14,17 @@ from axes.helpers import get_client_ip_address
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods
 
 import scoring
-from club.clubs.forms.signup import ClubFields, FirstNightForm, SignupForm
+from club.clubs.forms.signup import ClubFields, SignupForm
 from club.clubs.queries import access
-from club.clubs.queries.access import login_if_hidden
 from club.clubs.services import clubs_lifecycle, ratelimit
 from club.clubs.services import signup as service
-from club.clubs.services.setup import SetupError
 from club.lib import zones
-from club.play.services import first_night
 
 HOUR = 3600
 # What each preset counts in: the page's script keeps the rules to start from in the currency's
@@ -155,50 +151,10 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("club_first_run", slug=club.slug)
 
 
-@login_if_hidden
-def club_first_run(request: HttpRequest, slug: str) -> HttpResponse:
-    """Members' names, the rule set and the season, then "Start tonight"."""
-    club = access.get_club(request, slug, access.MANAGE)
-    form = FirstNightForm(request.POST or None, club=club)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            night, players = first_night.start_first_night(
-                club,
-                data["names"],
-                data["rule_set"],
-                data["season"],
-                data["all_here"],
-                access.signed_in(request),
-            )
-        except (SetupError, ValidationError) as error:
-            text = error.messages if isinstance(error, ValidationError) else [str(error)]
-            form.add_error(None, " ".join(text))
-        else:
-            if data["all_here"]:
-                messages.success(
-                    request,
-                    f"{night} is open and your {len(players)} players are here: draw the tables.",
-                )
-                return redirect("draw", slug=club.slug)
-            messages.success(request, f"{night} is open.")
-            return redirect("night_detail", slug=club.slug, night_id=night.pk)
-    return render(
-        request,
-        "club/signup/first_run.html",
-        {"club": club, "form": form, "rule_sets": form.rule_sets},
-        status=422 if form.errors else 200,
-    )
-
-
 urlpatterns = [
     path("signup/", signup, name="signup"),
     path("signup/sent/", signup_sent, name="signup_sent"),
     path("signup/confirm/<str:token>/", signup_confirm, name="signup_confirm"),
-]
-
-club_urlpatterns = [
-    path("first-run/", club_first_run, name="club_first_run"),
 ]
 
 

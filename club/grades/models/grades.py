@@ -42,6 +42,10 @@ class GradeSettings(models.Model):
     def __str__(self) -> str:
         return f"Grades of {self.club_id}: {'on' if self.enabled else 'off'}"
 
+    def audit_owner(self) -> tuple[int | None, int | None]:
+        """(club id, night id) of this row, for the audit trail of a change made in the admin."""
+        return self.club_id, None
+
 
 class GradeOptOut(models.Model):
     """A player who asked not to be graded in public: their grade is shown only to themself (when
@@ -57,6 +61,10 @@ class GradeOptOut(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} not graded in public"
+
+    def audit_owner(self) -> tuple[int | None, int | None]:
+        """(club id, night id) of this row, for the audit trail of a change made in the admin."""
+        return self.player.club_id, None
 
 
 class _Rating(models.Model):

@@ -40,6 +40,7 @@ from django.db.models import Field, Model, OuterRef, Q, Subquery
 from django_tasks import task
 from django_tasks.backends.immediate import ImmediateBackend
 
+from club.clubs import signals as club_signals
 from club.clubs.models import AuditEvent, Club, Player
 from club.core.prepared import PreparedInsert
 from club.grades.models import (
@@ -50,6 +51,7 @@ from club.grades.models import (
     GradeOptOut,
     GradeSettings,
 )
+from club.play import signals
 from club.play.models import Hand, Night, ScoreLine
 from scoring import grade as core
 
@@ -567,3 +569,27 @@ def update_settings(
             after={k: after[k] for k in changed},
         )
     return True
+
+
+def _hand_saved(sender: object, hand: Hand, **kwargs: object) -> None:
+    hand_saved(hand)
+
+
+def _hand_deleting(sender: object, hand: Hand, **kwargs: object) -> None:
+    hand_deleting(hand)
+
+
+def connect() -> None:
+    """A hand's save and delete reach the grades inside their transactions (club/play/signals.py)."""
+    signals.hand_saved.connect(_hand_saved, dispatch_uid="grades.hand_saved")
+    signals.hand_deleting.connect(_hand_deleting, dispatch_uid="grades.hand_deleting")
+    signals.night_deleting.connect(_night_deleting, dispatch_uid="grades.night_deleting")
+    club_signals.club_purging.connect(_club_purging, dispatch_uid="grades.club_purging")
+
+
+def _club_purging(sender: object, club: Club, **kwargs: object) -> dict[str, list[int]]:
+    return {drain_grades.module_path: [club.pk]}
+
+
+def _night_deleting(sender: object, night: Night, **kwargs: object) -> None:
+    night_deleting(night)

@@ -11,15 +11,16 @@ from django.shortcuts import render
 from django.urls import path
 from django.views.decorators.cache import never_cache
 
-from club.clubs.models import Club
+from club.clubs.models import Club, Player
 from club.clubs.queries.access import club_player, club_reader
+from club.grades import signals
 from club.grades.display.season_chart import value_formatter
 from club.grades.display.tables import format_average, format_measure
 from club.grades.queries import player as pq
 from club.grades.queries import standings as sq
 from club.grades.views import grades as grade_views
 from club.lib import charts
-from club.money.views import ledger as ledger_views
+from club.lib.signals import page_extras
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,9 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
     seasons = sq.club_seasons(club)
     season = sq.pick_season(seasons, request.GET.get("season"), club.today())
     context: dict = {"club": club, "player": player, "seasons": seasons, "season": season}
-    context.update(ledger_views.player_context(request, club, player))
+    context.update(
+        page_extras(signals.player_page, Player, request=request, club=club, player=player)
+    )
     if season is None:
         return render(request, "club/player_detail.html", context)
     points = season.standings_method == "points"

@@ -29,7 +29,6 @@ from django.utils import timezone
 
 import scoring
 from club.clubs.models import AuditEvent, Club, Player, RuleSet, Season
-from club.clubs.models.audit import night_label
 from club.grades.services import grades
 from club.interchange.format.document import (
     Document,
@@ -700,6 +699,6 @@ class _Writer:
             user=self.user,
             action=AuditEvent.Action.CREATE,
             subject=f"{night} imported"[:120],
-            night_label=night_label(night),
+            night_label=night.audit_label(),
             after={"file": self.source, "hands": hands},
         )

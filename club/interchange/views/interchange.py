@@ -24,6 +24,7 @@ from club.interchange.services.export import export_text
 from club.interchange.services.importer import Summary, existing_for, import_document
 from club.lib.words import count
 from club.play.models import Night
+from club.play.queries import night_access
 
 
 def _download(text: str, filename: str, content_type: str) -> HttpResponse:
@@ -47,7 +48,7 @@ def club_export(request: HttpRequest, slug: str) -> HttpResponse:
 @login_if_hidden
 def night_export(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     club = access.get_club(request, slug, access.MANAGE)
-    night = access.get_night(request, club, night_id, access.MANAGE)
+    night = night_access.get_night(request, club, night_id, access.MANAGE)
     text = export_text(club, nights=Night.objects.filter(pk=night.pk))
     suffix = f"-{night.title}" if night.title else ""
     filename = f"{club.slug}-{night.date.isoformat()}{suffix}.json"

@@ -11,8 +11,8 @@ import logging
 
 from club.clubs.models import Club, Player, Season
 from club.lib.pdf import PDF_MIME, SheetError, file_name, render_pdf
+from club.money.pdf import statement as sheets
 from club.money.services import ledger
-from club.play.pdf import sheets
 
 log = logging.getLogger(__name__)
 

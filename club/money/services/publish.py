@@ -17,16 +17,20 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.db.transaction import on_commit
+from django.template.defaultfilters import pluralize
 from django.utils import timezone
 from django_tasks import task
 
-from club.clubs.models import AuditEvent, Membership, Role
-from club.money.models import Delivery, Publication
+from club.clubs import signals as club_signals
+from club.clubs.models import AuditEvent, Club, Player
+from club.clubs.services.setup import SetupError
+from club.money.models import Delivery, Publication, Settlement
 from club.money.services import ledger, results_mail
+from club.play import signals
 from club.play.models import Night
 
 log = logging.getLogger(__name__)
@@ -68,20 +72,6 @@ def on_reopen(night: Night, user: User | None) -> None:
     night.publish_after = None
     night.published_at = None
     night.save(update_fields=["publish_after", "published_at"])
-
-
-def may_correct(night: Night, user: User | AnonymousUser | None) -> bool:
-    """A secretary may still enter, correct or delete hands of a closed night while it is
-    provisional (inside the correction window). Reads the night row afresh, locked, so a
-    correction racing the publication either lands before it or is refused."""
-    if user is None or not user.is_authenticated:
-        return False
-    current = Night.objects.select_for_update(of=("self",)).get(pk=night.pk)
-    if not current.is_provisional:
-        return False
-    return Membership.objects.filter(
-        user=user, club_id=night.season.club_id, role=Role.SECRETARY
-    ).exists()
 
 
 def after_correction(night: Night, user: User | None) -> None:
@@ -221,3 +211,54 @@ def send_results(publication_id: int) -> dict[str, int]:
     if report.next_attempt_at is not None:
         send_later(publication_id, report.next_attempt_at)
     return {"sent": report.sent, "failed": report.failed, "retrying": report.retrying}
+
+
+def _night_closed(sender: object, night: Night, user: User | None, **kwargs: object) -> None:
+    on_close(night, user)
+
+
+def _night_reopened(sender: object, night: Night, user: User | None, **kwargs: object) -> None:
+    on_reopen(night, user)
+
+
+def _hands_changed(sender: object, night: Night, user: User | None, **kwargs: object) -> None:
+    after_correction(night, user)
+
+
+def connect() -> None:
+    """Play's writes, followed inside their transactions (club/play/signals.py)."""
+    signals.night_closed.connect(_night_closed, dispatch_uid="money.night_closed")
+    signals.night_reopened.connect(_night_reopened, dispatch_uid="money.night_reopened")
+    signals.hand_saved.connect(_hands_changed, dispatch_uid="money.hand_saved")
+    signals.hand_deleted.connect(_hands_changed, dispatch_uid="money.hand_deleted")
+    signals.night_deleting.connect(_night_deleting, dispatch_uid="money.night_deleting")
+    club_signals.club_purging.connect(_club_purging, dispatch_uid="money.club_purging")
+    club_signals.player_forgotten.connect(_player_forgotten, dispatch_uid="money.player_forgotten")
+
+
+def _club_purging(sender: object, club: Club, **kwargs: object) -> dict[str, list[int]]:
+    """The queued publications and emails of the club's nights."""
+    return {
+        publish_when_due.module_path: list(
+            Night.objects.filter(season__club=club).values_list("pk", flat=True)
+        ),
+        send_results.module_path: list(
+            Publication.objects.filter(night__season__club=club).values_list("pk", flat=True)
+        ),
+    }
+
+
+def _player_forgotten(sender: object, player: Player, **kwargs: object) -> None:
+    Delivery.objects.filter(player=player).update(email="")
+
+
+def _night_deleting(sender: object, night: Night, **kwargs: object) -> None:
+    """Money owed from the night that someone has paid (or netted) is a record of real money:
+    deleting the night would take those payments with it."""
+    paid = Settlement.objects.filter(debt__night=night).count()
+    if paid:
+        raise SetupError(
+            f"{night} cannot be deleted: {paid} payment{pluralize(paid)} of its money owed "
+            "are recorded on the club's ledger, and deleting it would lose them. Correct its "
+            "hands instead."
+        )

@@ -31,6 +31,7 @@ from django.utils import timezone
 import scoring
 from club.clubs.models import Club, Player, Season
 from club.lib import zones
+from club.lib.site import absolute
 from club.money.models import Delivery, Publication
 from club.money.services import ledger
 from club.play.models import Hand, Night, NightTotal, ScoreLine
@@ -77,10 +78,6 @@ def player_from_payee_token(token: str) -> int | None:
         return None
     pk = data.get("p") if isinstance(data, dict) else None
     return pk if isinstance(pk, int) else None
-
-
-def absolute(path: str) -> str:
-    return settings.SITE_URL + path
 
 
 # What goes in each message -------------------------------------------------------------------

@@ -17,7 +17,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -25,11 +25,14 @@ from django.views.decorators.http import require_POST
 from club.clubs.models import Club, Player
 from club.clubs.queries import access
 from club.clubs.queries.access import login_if_hidden
+from club.grades import signals as grades_signals
 from club.money.forms.ledger import NettingForm, PaymentForm
 from club.money.models import Debt, Settlement
-from club.money.queries.money_owed import pay_rows, table_debts
+from club.money.queries.money_owed import link_pay_rows, pay_rows, table_debts
 from club.money.services import ledger, publish, results_mail
+from club.play import signals
 from club.play.models import Night
+from club.play.queries import night_access
 from club.play.views import table_links
 
 
@@ -43,18 +46,6 @@ def own_player(request: HttpRequest, club: Club) -> Player | None:
     if not request.user.is_authenticated:
         return None
     return Player.objects.filter(club=club, user=request.user).first()
-
-
-def closed_message(night: Night) -> str:
-    if night.is_published:
-        return f"{night} is closed and its results are published: the settle-up below is final."
-    when = formats.date_format(
-        timezone.localtime(night.publish_after, night.season.club.zone), "j M, H:i"
-    )
-    return (
-        f"{night} is closed: the results are provisional until {when}, while you may still "
-        "correct hands; then they are published and the players are told."
-    )
 
 
 def night_context(request: HttpRequest, club: Club, night: Night) -> dict[str, Any]:
@@ -148,7 +139,7 @@ def player_context(request: HttpRequest, club: Club, player: Player) -> dict[str
 def night_publish(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     """GET: what publishing means; POST: publish the night's results now."""
     club = access.get_club(request, slug, access.MANAGE)
-    night = access.get_night(request, club, night_id, access.MANAGE)
+    night = night_access.get_night(request, club, night_id, access.MANAGE)
     if request.method == "POST":
         try:
             publication = publish.publish(night, access.acting_user(request))
@@ -317,3 +308,33 @@ urlpatterns = [
     path("ledger/<int:debt_id>/pay/", debt_pay, name="debt_pay"),
     path("ledger/payments/<int:settlement_id>/undo/", payment_undo, name="payment_undo"),
 ]
+
+
+def _night_page(
+    sender: object, request: HttpRequest, club: Club, night: Night, **kwargs: object
+) -> dict[str, Any]:
+    return night_context(request, club, night)
+
+
+def _table_page(sender: object, route: Any, **kwargs: object) -> dict[str, Any]:
+    if route.via is None or not route.night.is_closed:
+        return {}
+    # Money owed to this table's players, marked paid by the payee at the table.
+    return {
+        "owed_rows": link_pay_rows(
+            route, lambda debt: reverse("link_pay", args=[route.token, debt.pk])
+        )
+    }
+
+
+def _player_page(
+    sender: object, request: HttpRequest, club: Club, player: Player, **kwargs: object
+) -> dict[str, Any]:
+    return player_context(request, club, player)
+
+
+def connect() -> None:
+    """The night page and a table's link page show what the ledger keeps (club/play/signals.py)."""
+    signals.night_page.connect(_night_page, dispatch_uid="money.night_page")
+    signals.table_page.connect(_table_page, dispatch_uid="money.table_page")
+    grades_signals.player_page.connect(_player_page, dispatch_uid="money.player_page")

@@ -133,7 +133,7 @@ def _club() -> tuple[Club, Season]:
 
 def set_up(tables: int) -> tuple[Night, list[tuple[Table, list[Player], str | None]]]:
     """A fresh night of `tables` tables of four, and a scorer's session cookie for each."""
-    from club.clubs.services.setup import create_night
+    from club.play.services.night_setup import create_night
 
     club, season = _club()
     players = list(club.players.order_by("pk")[: tables * 4])

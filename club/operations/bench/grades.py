@@ -26,10 +26,10 @@ from django.contrib.auth import get_user_model
 from django.db.models import Max
 
 from club.clubs.models import Club, Player, Season
-from club.clubs.services.setup import create_night, delete_night
 from club.grades.services import grades
 from club.play.models import Hand, Night
 from club.play.services.hands import HandEntry, next_hand, record_hand, revoke_players, update_hand
+from club.play.services.night_setup import create_night, delete_night
 
 
 @dataclass(frozen=True)

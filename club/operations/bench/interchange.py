@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from club.clubs.models import Club
-from club.clubs.services.setup import delete_club
+from club.clubs.services.clubs_lifecycle import delete_club
 from club.grades.services import grades
 from club.interchange.format.document import read
 from club.interchange.services.export import export_text

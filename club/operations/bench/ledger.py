@@ -27,12 +27,13 @@ from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 
 from club.clubs.models import Club, Membership, Player, Role, Season
-from club.clubs.services.setup import create_night, rule_set_from_preset
+from club.clubs.services.setup import rule_set_from_preset
 from club.demo.services.demo import random_entry
 from club.money.models import Debt, Publication
 from club.money.services import ledger, publish
 from club.play.models import Night
 from club.play.services.hands import next_hand, record_hand
+from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night
 
 SLUG = "bench-ledger"

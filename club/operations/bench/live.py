@@ -31,12 +31,12 @@ from django.urls import reverse
 
 from club.clubs.models import Membership, Role
 from club.demo.services import demo
+from club.lib import live_marks
+from club.lib.live_marks import POLL_SECONDS
 from club.operations.bench.nights import played_night
 from club.play.models import Night
-from club.play.services import live_marks
 from club.play.services import table_links as link_service
 from club.play.services.hands import next_hand, record_hand
-from club.play.services.live_marks import POLL_SECONDS
 
 SLUG = "bench-live"
 TABLES, HANDS = 15, 24

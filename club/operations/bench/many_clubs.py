@@ -38,7 +38,7 @@ from django.db.models import Count, Sum
 from django.urls import reverse
 
 from club.clubs.models import Club, Player, Season
-from club.clubs.services.setup import create_night, rule_set_from_preset
+from club.clubs.services.setup import rule_set_from_preset
 from club.operations.bench.entry import (
     hand_fields,
     refuse_a_taken_port,
@@ -47,6 +47,7 @@ from club.operations.bench.entry import (
 )
 from club.play.models import Hand, Night, ScoreLine, Table
 from club.play.services import table_links as link_service
+from club.play.services.night_setup import create_night
 
 PREFIX = "bench-clubs"
 BASE_DIR = Path(settings.BASE_DIR)

@@ -9,10 +9,11 @@ import random
 from django.db import connection
 
 from club.clubs.models import Club, Player, Season
-from club.clubs.services.setup import create_night, rule_set_from_preset
+from club.clubs.services.setup import rule_set_from_preset
 from club.demo.services import demo
 from club.play.models import Hand, HandTombstone, Night, ScoreLine, Seat, Table
 from club.play.services.hands import next_hand, record_hand
+from club.play.services.night_setup import create_night
 
 
 def played_night(

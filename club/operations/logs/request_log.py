@@ -35,13 +35,6 @@ INCOMING = re.compile(r"^[A-Za-z0-9._:-]{8,64}$")
 FIELDS = ("club", "method", "route", "status", "ms")
 
 
-def note_club(request: HttpRequest, slug: str) -> None:
-    """For URLs that do not name the club (a table link): the club the request turned out to be
-    about, for its log line."""
-    # The request carries its club and id to the log line.
-    request.club_slug = slug  # type: ignore[attr-defined]
-
-
 def request_id_of(request: HttpRequest) -> str:
     return getattr(request, "request_id", "") or current_request_id.get()
 

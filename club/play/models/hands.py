@@ -151,6 +151,14 @@ class Hand(models.Model):
     def __str__(self) -> str:
         return f"Hand {self.number} ({self.get_contract_display()})"
 
+    def audit_owner(self) -> tuple[int | None, int | None]:
+        """(club id, night id) of this row, for the audit trail of a change made in the admin."""
+        return self.table.night.season.club_id, self.table.night_id
+
+    def audit_subject(self) -> str:
+        """How the audit trail names this hand."""
+        return f"Table {self.table.number}, hand {self.number}"
+
 
 class Revoke(models.Model):
     """One revoke in a hand (001: "The penalty for every revoke is the loss of three tricks"): a

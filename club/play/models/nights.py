@@ -86,6 +86,16 @@ class Night(models.Model):
     def club(self):
         return self.season.club
 
+    def audit_owner(self) -> tuple[int | None, int | None]:
+        """(club id, night id) of this row, for the audit trail of a change made in the admin."""
+        return self.season.club_id, self.pk
+
+    def audit_label(self) -> str:
+        """How an audit event names this night, for as long as the event is kept."""
+        label = str(self)
+        date = f"{self.date:%d %b %Y}"
+        return label if date in label else f"{label}, {date}"
+
 
 class Table(models.Model):
     night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="tables")
@@ -121,6 +131,10 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"Table {self.number}"
 
+    def audit_owner(self) -> tuple[int | None, int | None]:
+        """(club id, night id) of this row, for the audit trail of a change made in the admin."""
+        return self.night.season.club_id, self.night_id
+
 
 class Seat(models.Model):
     """A player's seat at a table; positions go clockwise from 0."""
@@ -140,3 +154,7 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} at {self.table} seat {self.position + 1}"
+
+    def audit_owner(self) -> tuple[int | None, int | None]:
+        """(club id, night id) of this row, for the audit trail of a change made in the admin."""
+        return self.table.night.season.club_id, self.table.night_id

@@ -21,7 +21,6 @@ from club.clubs.services.setup import SetupError
 from club.play.models import Night, Seat, Table
 from club.play.services import arrivals
 from club.play.services.hands import next_hand
-from club.tournaments.models import Tournament
 
 HISTORY_NIGHTS = 4  # the recent nights whose tables a draw keeps players away from
 _SIGN_SALT = "club.draw.proposal"
@@ -94,7 +93,7 @@ def evening_night(club: Club, date: dt.date) -> Night | None:
     from their cards, or by hand) or without; else the date's draw night, closed."""
     night = (
         Night.objects.filter(season__club=club, date=date, status=Night.Status.OPEN)
-        .exclude(pk__in=Tournament.objects.values("night_id"))
+        .filter(tournament__isnull=True)
         .order_by("-pk")
         .first()
     )

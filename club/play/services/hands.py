@@ -16,14 +16,14 @@ from django.db.models import F
 import scoring
 from club.clubs.models import AuditEvent, Player, Season
 from club.core.prepared import PreparedInsert
-from club.grades.services import grades
-from club.grades.services.ladder import ladder_amounts
-from club.money.services import publish
+from club.play import signals
 from club.play.models import Hand, HandTombstone, Night, Revoke, ScoreLine, Table, TableLink
 from club.play.queries.table_state import TableState, table_state
 from club.play.queries.wrong_cards import wrong_card_names
+from club.play.services import corrections
+from club.play.services.ladder import ladder_amounts
 from club.play.services.locks import NightGone, lock_night, lock_table
-from club.tournaments.services.round_limit import refusal, tournament_of
+from club.play.services.round_limit import refusal, tournament_of
 
 
 class HandConflict(Exception):
@@ -364,7 +364,7 @@ def _locked_hand(hand: Hand, night: Night, doing: str) -> Hand:
 
 def _check_open(night: Night, user: User | None = None) -> None:
     # A secretary may still correct a closed night inside its correction window.
-    if night.is_closed and not publish.may_correct(night, user):
+    if night.is_closed and not corrections.may_correct(night, user):
         raise HandConflict("This night is closed. A secretary must reopen it before any change.")
 
 
@@ -612,9 +612,8 @@ def save_hand(
             _HANDS.create(hand)
             write_revokes(hand, entry)
             _write_lines(hand, scored)
-            grades.hand_saved(hand)
             _audit(hand, user, AuditEvent.Action.CREATE, None, snapshot(hand, scored), via)
-            publish.after_correction(night, user)
+            signals.hand_saved.send(Hand, hand=hand, night=night, user=user)
             saved = HandSaved("saved", hand, state, scored)
             state.add(hand, saved.amounts)
     except IntegrityError:
@@ -677,9 +676,8 @@ def update_hand(
         write_revokes(current, entry, replace=True)
         current.score_lines.all().delete()
         _write_lines(current, scored)
-        grades.hand_saved(current)
         _audit(current, user, AuditEvent.Action.UPDATE, before, snapshot(current), via)
-        publish.after_correction(current.table.night, user)
+        signals.hand_saved.send(Hand, hand=current, night=current.table.night, user=user)
     return current
 
 
@@ -703,7 +701,7 @@ def delete_hand(
         before = snapshot(current)
         table, number = current.table, current.number
         _audit(current, user, AuditEvent.Action.DELETE, before, None, via)
-        grades.hand_deleting(current)
+        signals.hand_deleting.send(Hand, hand=current)
         if current.client_id is not None:
             # Its phone may send the same entry again from its offline queue: it is answered
             # "deleted" rather than recorded a second time.
@@ -713,4 +711,4 @@ def delete_hand(
         for later in table.hands.filter(number__gt=number).order_by("number"):
             later.number -= 1
             later.save(update_fields=["number"])
-        publish.after_correction(night, user)
+        signals.hand_deleted.send(Hand, night=night, user=user)

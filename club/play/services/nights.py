@@ -17,14 +17,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from club.clubs.models import AuditEvent, Club, Player
-from club.clubs.services.setup import SetupError, audit_tables, create_night_once, edit_tables
-from club.money.services import publish
+from club.clubs.services.setup import SetupError
+from club.play import signals
 from club.play.models import Hand, Night, Seat, Table
 from club.play.services import arrivals, draw, table_cards
 from club.play.services.hands import HandConflict
 from club.play.services.locks import NightGone, lock_club, lock_night
+from club.play.services.night_setup import audit_tables, create_night_once, edit_tables
 from club.play.services.table_links import night_links
-from club.tournaments.models import Tournament
 
 # --- tonight -----------------------------------------------------------------------------------
 
@@ -125,7 +125,7 @@ def _open(night: Night) -> Night:
         raise Night.DoesNotExist(str(night)) from None
     if locked.is_closed:
         raise SetupError(f"{locked} is closed: a secretary must reopen it before seating anyone.")
-    if Tournament.objects.filter(night=locked).exists():
+    if Night.objects.filter(pk=locked.pk, tournament__isnull=False).exists():
         raise SetupError("A tournament's tables are drawn round by round from its entries.")
     return locked
 
@@ -301,7 +301,7 @@ def close_night(night: Night, user: User | None) -> None:
             action=AuditEvent.Action.CLOSE,
             subject=str(night),
         )
-        publish.on_close(locked, user)
+        signals.night_closed.send(Night, night=locked, user=user)
 
 
 def reopen_night(night: Night, user: User) -> None:
@@ -309,7 +309,9 @@ def reopen_night(night: Night, user: User) -> None:
         locked = _lock(night.pk)
         if not locked.is_closed:
             raise HandConflict("This night is already open.")
-        publish.on_reopen(locked, user)  # no longer provisional nor published
+        signals.night_reopened.send(
+            Night, night=locked, user=user
+        )  # no longer provisional nor published
         locked.status = Night.Status.OPEN
         locked.closed_at = None
         locked.closed_by = None

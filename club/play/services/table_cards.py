@@ -14,10 +14,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from club.clubs.models import AuditEvent, Club, Player, Season
-from club.clubs.services.setup import add_table, seat_list
 from club.play.models import Night, Seat, Table, TableCard, TableLink
 from club.play.services import tokens
 from club.play.services.locks import NightGone, lock_night
+from club.play.services.night_setup import add_table, seat_list
 
 MAX_CARDS = 60  # more than any club's room holds: a bigger number is a typing mistake
 

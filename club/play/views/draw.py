@@ -24,11 +24,11 @@ from club.clubs.services.setup import SetupError
 from club.lib.posted import posted_id, posted_ids
 from club.lib.words import count
 from club.play.models import Night, Table
+from club.play.queries import night_access
 from club.play.services import arrivals as arrival_service
 from club.play.services import draw as draw_service
 from club.play.services import nights as night_service
 from club.play.views.arrivals import what_the_draw_makes
-from club.tournaments.models import Tournament
 
 
 def _show(club: Club, proposal: draw_service.Proposal) -> HttpResponse:
@@ -140,7 +140,7 @@ def night_late(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     table of the 3 to 5 `players` ticked), fives (everyone waiting, `movers` as shown, when
     every table is a five) or arrive (tick in a typed `name` without a seat yet)."""
     club = access.get_club(request, slug, access.MANAGE)
-    night = access.get_night(request, club, night_id, access.MANAGE)
+    night = night_access.get_night(request, club, night_id, access.MANAGE)
     if request.method == "POST":
         action = request.POST.get("action")
         try:
@@ -174,7 +174,10 @@ def night_late(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
 def late_context(request: HttpRequest, club: Club, night: Night) -> dict:
     """What the late arrivals page offers: only the ways that can seat who is waiting."""
     waiting = draw_service.unseated_arrivals(night)
-    may_seat = not night.is_closed and not Tournament.objects.filter(night=night).exists()
+    may_seat = (
+        not night.is_closed
+        and not Night.objects.filter(pk=night.pk, tournament__isnull=False).exists()
+    )
     room = draw_service.tables_with_room(night) if may_seat else []
     plan, no_plan = None, ""
     if may_seat and not room and 1 <= len(waiting) <= 2:

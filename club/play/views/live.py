@@ -3,7 +3,7 @@ running net and the settle-up as it stands, for a phone or a projector. Public w
 public, else for its members.
 
 The page polls itself with htmx every second, sending the revision it shows (`?since=`). When the
-cache holds that revision as the night's mark (club.play.services.live_marks), nothing changed: the answer is an
+cache holds that revision as the night's mark (club.lib.live_marks), nothing changed: the answer is an
 empty 204 (or a 304 for If-None-Match) before the session, the club or the database is read.
 Otherwise the board is read as any page is, after the access checks, and its revision becomes
 the mark.
@@ -19,9 +19,10 @@ from django.views.decorators.http import require_http_methods
 
 from club.clubs.queries import access
 from club.clubs.queries.access import login_if_hidden
+from club.lib import live_marks
 from club.lib.htmx import htmx
+from club.play.queries import night_access
 from club.play.queries.live_night import live_board, revision
-from club.play.services import live_marks
 
 POLL_SECONDS = live_marks.POLL_SECONDS
 
@@ -54,7 +55,7 @@ def live_night(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
 @login_if_hidden
 def _live_board(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     club = access.get_club(request, slug)
-    night = access.get_night(request, club, night_id)
+    night = night_access.get_night(request, club, night_id)
     rev = revision(night)
     if not night.is_closed:
         live_marks.remember(night.pk, rev)

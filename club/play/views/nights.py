@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import path
+from django.utils import formats, timezone
 from django.views.decorators.cache import never_cache
 
 import scoring
@@ -22,7 +23,7 @@ from club.clubs.queries import access
 from club.clubs.queries.access import login_if_hidden
 from club.clubs.services import setup as services
 from club.lib.words import count
-from club.money.views import ledger as ledger_views
+from club.play import signals
 from club.play.forms.nights import (
     MAX_TABLES,
     BaseEditTableFormSet,
@@ -35,6 +36,7 @@ from club.play.forms.nights import (
     tables_initial,
 )
 from club.play.models import Hand, Night
+from club.play.queries import night_access
 from club.play.queries.night import (
     TableSummary,
     audit_trail,
@@ -45,6 +47,7 @@ from club.play.queries.night import (
 from club.play.queries.night_clashes import Clash, seated_elsewhere
 from club.play.queries.sheet_version import night_etag
 from club.play.queries.table_links import unconfirmed_hands
+from club.play.services import night_setup
 from club.play.services.hands import HandConflict
 from club.play.services.nights import close_night, reopen_night
 
@@ -169,10 +172,10 @@ def _create_night(
         args = (form.cleaned_data["season"], date, seated)
         kwargs = {"title": form.cleaned_data["title"], "user": request.user}
         if token is None:
-            night, created = services.create_night(*args, **kwargs), True
+            night, created = night_setup.create_night(*args, **kwargs), True
         else:
-            night, created = services.create_night_once(*args, form_token=token, **kwargs)
-    elif not services.night_as_entered(
+            night, created = night_setup.create_night_once(*args, form_token=token, **kwargs)
+    elif not night_setup.night_as_entered(
         made,
         form.cleaned_data["season"],
         form.cleaned_data["date"],
@@ -206,7 +209,7 @@ def _create_night(
 @login_if_hidden
 def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     club = access.get_club(request, slug)
-    night = access.get_night(request, club, night_id)
+    night = night_access.get_night(request, club, night_id)
     # The page checks every few seconds whether the night changed (static/js/live-refresh.js):
     # "304 Not Modified" after one aggregate query when nothing did.
     # Only that check gets the 304 (a browser's own revalidation gets the page, with any message
@@ -218,7 +221,9 @@ def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
         return response
     can_manage = access.can(request.user, club, access.MANAGE)
     can_score = access.can(request.user, club, access.SCORE)
-    after_the_night = ledger_views.night_context(request, club, night)
+    after_the_night = signals.page_extras(
+        signals.night_page, Night, request=request, club=club, night=night
+    )
     response = render(
         request,
         "club/nights/detail.html",
@@ -257,7 +262,7 @@ def close_doubts(club: Club, night: Night) -> list[str]:
 
 def _close_or_reopen(request: HttpRequest, slug: str, night_id: int, closing: bool) -> HttpResponse:
     club = access.get_club(request, slug, access.MANAGE)
-    night = access.get_night(request, club, night_id, access.MANAGE)
+    night = night_access.get_night(request, club, night_id, access.MANAGE)
     doubts = close_doubts(club, night) if closing and not night.is_closed else []
     if request.method == "POST":
         if doubts and request.POST.get("anyway") != "1":
@@ -270,7 +275,7 @@ def _close_or_reopen(request: HttpRequest, slug: str, night_id: int, closing: bo
         else:
             if closing:
                 night.refresh_from_db()
-                messages.success(request, ledger_views.closed_message(night))
+                messages.success(request, closed_message(night))
             else:
                 messages.success(request, f"{night} is open again: hands can be changed.")
         return redirect("night_detail", slug=club.slug, night_id=night.pk)
@@ -328,7 +333,7 @@ def night_tables_edit(request: HttpRequest, slug: str, night_id: int) -> HttpRes
     one with no hands. The tables with hands are shown read-only, and their players count when
     checking that nobody sits at two tables."""
     club = access.get_club(request, slug, access.MANAGE)
-    night = access.get_night(request, club, night_id, access.MANAGE)
+    night = night_access.get_night(request, club, night_id, access.MANAGE)
     if night.is_closed:
         messages.error(request, f"{night} is closed: reopen it before changing its tables.")
         return redirect("night_detail", slug=club.slug, night_id=night.pk)
@@ -365,7 +370,7 @@ def night_tables_edit(request: HttpRequest, slug: str, night_id: int) -> HttpRes
             if clashes and request.POST.get("action") != "save_anyway":
                 return _tables_page(request, club, night, fixed, tables, None, clashes)
             try:
-                changed = services.edit_tables(
+                changed = night_setup.edit_tables(
                     night, kept, removed, user=access.acting_user(request)
                 )
             except (services.SetupError, scoring.InvalidHand) as problem:
@@ -407,10 +412,10 @@ def _tables_page(
 def night_delete(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     """GET: what deleting the night takes with it; POST: delete it (an open night only)."""
     club = access.get_club(request, slug, access.MANAGE)
-    night = access.get_night(request, club, night_id, access.MANAGE)
+    night = night_access.get_night(request, club, night_id, access.MANAGE)
     if request.method == "POST":
         try:
-            gone = services.delete_night(night, access.acting_user(request))
+            gone = night_setup.delete_night(night, access.acting_user(request))
         except services.SetupError as problem:
             messages.error(request, str(problem))
             return redirect("night_detail", slug=club.slug, night_id=night.pk)
@@ -430,7 +435,7 @@ def night_delete(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
         {
             "club": club,
             "night": night,
-            "contents": services.night_contents(night),
+            "contents": night_setup.night_contents(night),
             "summary": night_summary(night),
             "tournament": getattr(night, "tournament", None),
         },
@@ -446,3 +451,15 @@ urlpatterns = [
     path("nights/<int:night_id>/tables/", night_tables_edit, name="night_tables_edit"),
     path("nights/<int:night_id>/delete/", night_delete, name="night_delete"),
 ]
+
+
+def closed_message(night: Night) -> str:
+    if night.is_published:
+        return f"{night} is closed and its results are published: the settle-up below is final."
+    when = formats.date_format(
+        timezone.localtime(night.publish_after, night.season.club.zone), "j M, H:i"
+    )
+    return (
+        f"{night} is closed: the results are provisional until {when}, while you may still "
+        "correct hands; then they are published and the players are told."
+    )

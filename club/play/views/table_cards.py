@@ -28,7 +28,7 @@ from club.lib import zones
 from club.lib.names import normalise_name
 from club.lib.pdf import file_name, sheet_response
 from club.lib.posted import posted_id
-from club.operations.logs.request_log import note_club
+from club.lib.request_club import note_club
 from club.play.models import Night, Seat, TableCard
 from club.play.services import nights as night_service
 from club.play.services import table_cards as card_service

@@ -33,9 +33,10 @@ from club.clubs.queries.access import login_if_hidden
 from club.clubs.services import ratelimit
 from club.lib import zones
 from club.lib.htmx import htmx
-from club.operations.logs.request_log import note_club
+from club.lib.request_club import note_club
 from club.play.forms.table_links import ConfirmHandForm, DeviceForm
 from club.play.models import Hand, Night, TableLink
+from club.play.queries import night_access
 from club.play.queries.night import night_tables
 from club.play.queries.table_sheet import prefetch_seats
 from club.play.services import table_links as link_service
@@ -302,7 +303,7 @@ def _night_links(request: HttpRequest, night: Night) -> list[dict[str, Any]]:
 def night_links(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     """Each table's link and QR code, with revoke and re-issue; `print/` lays them out on A4."""
     club = access.get_club(request, slug, access.MANAGE)
-    night = access.get_night(request, club, night_id, access.MANAGE)
+    night = night_access.get_night(request, club, night_id, access.MANAGE)
     match = request.resolver_match
     printing = match is not None and match.url_name == "night_links_print"
     template = "club/table_links/print.html" if printing else "club/table_links/night.html"

@@ -13,17 +13,17 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 
 from club.clubs.models import Club
 from club.clubs.queries import access
 from club.lib.htmx import htmx
 from club.lib.names import short_names
 from club.lib.posted import posted_id
-from club.money.queries.money_owed import link_pay_rows
+from club.play import signals
 from club.play.forms.hand_factories import new_hand_form
 from club.play.forms.hands import HandForm
 from club.play.models import Hand, Night, Table
+from club.play.queries import night_access
 from club.play.queries.sheet_version import etag_of_hands
 from club.play.queries.table_sheet import TableSheet, prefetch_seats, table_sheet, table_totals
 from club.play.services import hands as hand_service
@@ -50,7 +50,7 @@ def locked(request: HttpRequest, route: TableRoute, night: Night) -> bool:
 
 def club_table(request: HttpRequest, slug: str, table_id: int, power: str) -> tuple[Club, Table]:
     club = access.get_club(request, slug)
-    return club, access.get_table_with_seats(request, club, table_id, power)
+    return club, night_access.get_table_with_seats(request, club, table_id, power)
 
 
 def club_hand(request: HttpRequest, slug: str, hand_id: int, power: str) -> tuple[Club, Hand]:
@@ -122,10 +122,7 @@ def page_context(request: HttpRequest, route: TableRoute, **extra: Any) -> dict[
         "tournament": getattr(night, "tournament", None),
     }
     if route.via is not None and night.is_closed:
-        # Money owed to this table's players, marked paid by the payee at the table.
-        context["owed_rows"] = link_pay_rows(
-            route, lambda debt: reverse("link_pay", args=[route.token, debt.pk])
-        )
+        context.update(signals.page_extras(signals.table_page, Table, route=route))
     context.update(extra)
     form = context.get("form")
     if isinstance(form, HandForm) and "bar_totals" not in context:

@@ -19,6 +19,7 @@ from club.clubs.models import Club
 from club.clubs.queries import access
 from club.clubs.queries.access import login_if_hidden
 from club.play.models import Table, TableCard
+from club.play.queries import night_access
 from club.play.services import table_cards as card_service
 from club.play.services import table_links as link_service
 from club.play.services import tokens
@@ -44,7 +45,7 @@ class Issued:
 
 
 def _table_link(request: HttpRequest, club: Club, night_id: int, table_id: int) -> Issued:
-    night = access.get_night(request, club, night_id, access.MANAGE)
+    night = night_access.get_night(request, club, night_id, access.MANAGE)
     table = get_object_or_404(Table, pk=table_id, night=night)
     table.night = night
     n = table.number

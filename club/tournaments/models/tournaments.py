@@ -113,6 +113,10 @@ class Tournament(models.Model):
         """The first round whose seats are not drawn yet (entries made now join it)."""
         return self.current_round + 1
 
+    def audit_owner(self) -> tuple[int | None, int | None]:
+        """(club id, night id) of this row, for the audit trail of a change made in the admin."""
+        return self.club_id, self.night_id
+
 
 class Entry(models.Model):
     """A player entered in a tournament: plays rounds `joined_round` .. `withdrawn_after_round`
@@ -149,3 +153,7 @@ class Entry(models.Model):
     @property
     def is_withdrawn(self) -> bool:
         return self.withdrawn_after_round is not None
+
+    def audit_owner(self) -> tuple[int | None, int | None]:
+        """(club id, night id) of this row, for the audit trail of a change made in the admin."""
+        return self.tournament.club_id, self.tournament.night_id

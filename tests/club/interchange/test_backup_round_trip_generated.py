@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from club.clubs.models import Club, Membership, Player, Season
 from club.clubs.services import invitations
-from club.clubs.services.setup import create_night, delete_club, rule_set_from_preset
+from club.clubs.services.setup import delete_club, rule_set_from_preset
 from club.demo.services import demo
 from club.interchange.format.document import read
 from club.interchange.services.export import export_text
@@ -27,6 +27,7 @@ from club.money.models import Settlement
 from club.money.services import ledger, publish
 from club.play.services import arrivals, table_cards
 from club.play.services.hands import next_hand, record_hand
+from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night, reopen_night
 from club.tournaments.services import tournaments as tournament_services
 from tests.club.interchange_kit import check_schema, without_moment

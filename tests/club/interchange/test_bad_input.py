@@ -401,9 +401,9 @@ def test_postgresql_statistics_are_refreshed_after_an_import_not_a_preview():
 
 def test_an_import_rates_the_solo_grade_as_a_rebuild_would(club, season, players, secretary):
     """Imported nights can come before the club's own: the club's grades are rated again."""
-    from club.clubs.services.setup import create_night
     from club.grades.models import Grade
     from club.grades.services import grades
+    from club.play.services.night_setup import create_night
     from tests.club.interchange_kit import play
 
     later = create_night(season, dt.date(2027, 1, 8), [(players[:4], 0)])

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import scoring
 from club.clubs.models import Club, Player, Season
-from club.clubs.services.setup import create_night, create_rule_set
+from club.clubs.services.setup import create_rule_set
 from club.demo.services import demo
 from club.interchange import SHAREABLE
 from club.interchange.format.document import read
@@ -23,6 +23,7 @@ from club.interchange.services.export import export_document, export_text
 from club.interchange.services.importer import UNIT_SETTINGS, import_document
 from club.play.models import Hand, Night, ScoreLine
 from club.play.services.hands import HandEntry, next_hand, record_hand
+from club.play.services.night_setup import create_night
 from club.tournaments.models import Tournament
 from tests.club.interchange_kit import check_schema, figures, rich_club, round_trip, without_moment
 

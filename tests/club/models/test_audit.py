@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 
 from club.clubs.models import AuditEvent
-from club.clubs.services.setup import delete_night
 from club.play.models import Hand, Night, Table
 from club.play.services.hands import delete_hand
+from club.play.services.night_setup import delete_night
 from tests.club.scorebook import play
 
 

@@ -22,14 +22,14 @@ from pypdf import PdfReader
 
 import scoring
 from club.clubs.models import Club, Player
-from club.clubs.services.setup import create_night
+from club.grades.pdf import sheets
 from club.lib import csv_safety
 from club.lib.pdf import SheetError, file_name, html_to_pdf
 from club.money.services.publish import publish
 from club.play.models import Hand, ScoreLine
-from club.play.pdf import sheets
 from club.play.queries.night import night_summary
 from club.play.services.hands import HandEntry, next_hand, record_hand
+from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night
 
 SUITS = "♠♥♦♣"

@@ -271,7 +271,8 @@ def test_a_night_whose_money_owed_was_paid_cannot_be_deleted(
 ):
     """Money records never lose their history. A reopened night can be deleted while
     nobody has paid any of its money owed, not after."""
-    from club.clubs.services.setup import SetupError, delete_night
+    from club.clubs.services.setup import SetupError
+    from club.play.services.night_setup import delete_night
     from club.play.services.nights import reopen_night
 
     ann, bob = players[:2]
@@ -286,7 +287,7 @@ def test_a_night_whose_money_owed_was_paid_cannot_be_deleted(
 
 
 def test_a_reopened_night_with_nothing_paid_can_still_be_deleted(night, table4, players, secretary):
-    from club.clubs.services.setup import delete_night
+    from club.play.services.night_setup import delete_night
     from club.play.services.nights import reopen_night
 
     play(table4, secretary, players[1], "solo", 5)

@@ -12,9 +12,9 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from club.clubs.models import Player
-from club.clubs.services.setup import create_night
 from club.money.services.publish import publish
 from club.play.models import NightSheetCache
+from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night, reopen_night
 from tests.club.scorebook import play
 
@@ -91,7 +91,7 @@ def test_closed_sheet_is_kept_and_served_with_an_etag(
 def test_kept_sheet_is_not_rendered_again(client, closed, secretary, monkeypatch):
     client.force_login(secretary)
     client.get(url_of(closed))
-    from club.play.views import sheets as sheet_views
+    from club.grades.views import sheets as sheet_views
 
     def refuse(*args, **kwargs):
         raise AssertionError("rendered again")

@@ -15,11 +15,12 @@ from django.db import transaction
 from django.urls import reverse
 
 from club.clubs.models import AuditEvent, Player
-from club.clubs.services.setup import SetupError, create_night
+from club.clubs.services.setup import SetupError
 from club.play.models import Hand, Night, Seat, Table, TableLink
 from club.play.services import arrivals, draw, nights, table_cards
 from club.play.services.hands import HandEntry, record_hand
 from club.play.services.locks import lock_night
+from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night, reopen_night
 from tests.club.racing import needs_real_concurrency, race
 

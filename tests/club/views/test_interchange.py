@@ -141,7 +141,7 @@ def test_export_to_share_leaves_out_emails_and_the_audit_trail(secretary, night,
 
 
 def test_night_export_holds_that_night_only(secretary, season, players, night):
-    from club.clubs.services.setup import create_night
+    from club.play.services.night_setup import create_night
 
     create_night(season, dt.date(2026, 11, 27), [(players[:4], 0)], title="Cup")
     response = client_for(secretary).get(u("night_export", night.pk))

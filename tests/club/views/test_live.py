@@ -14,9 +14,9 @@ from django.urls import reverse
 
 import scoring
 from club.clubs.models import Player
-from club.clubs.services.setup import create_night
-from club.play.services import live_marks
+from club.lib import live_marks
 from club.play.services.hands import HandEntry, delete_hand, record_hand, update_hand
+from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night
 
 HOYLE = scoring.preset("hoyle")

@@ -260,9 +260,9 @@ def test_money_pages_queries_do_not_grow(
 ):
     """The night page, the club's ledger and "my results" read a fixed number of queries
     whatever the number of debts, payments and emails."""
-    from club.clubs.services.setup import create_night
     from club.money.services.ledger import mark_paid
     from club.money.services.publish import publish
+    from club.play.services.night_setup import create_night
 
     for p in players:
         p.email = f"{p.name.lower()}@example.org"

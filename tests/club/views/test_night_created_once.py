@@ -15,8 +15,8 @@ from django.db import connections
 from django.urls import reverse
 
 from club.clubs.models import AuditEvent
-from club.clubs.services.setup import create_night, create_night_once, distinct_title
 from club.play.models import Night
+from club.play.services.night_setup import create_night, create_night_once, distinct_title
 
 DATE = dt.date(2026, 11, 20)
 

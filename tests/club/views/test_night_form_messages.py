@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from club.clubs.models import Player
-from club.clubs.services.setup import create_night
 from club.play.models import Night
+from club.play.services.night_setup import create_night
 from tests.club.views.test_night_created_once import DATE, form_data
 
 

@@ -14,7 +14,6 @@ from django.urls import NoReverseMatch, reverse
 
 import scoring
 from club.clubs.models import AuditEvent, Club, Player, Season
-from club.clubs.services.setup import create_night
 from club.play.models import Night, ScoreLine
 from club.play.services.hands import (
     HandConflict,
@@ -24,6 +23,7 @@ from club.play.services.hands import (
     record_hand,
     update_hand,
 )
+from club.play.services.night_setup import create_night
 
 
 def u(name: str, *args) -> str:

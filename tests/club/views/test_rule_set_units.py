@@ -13,14 +13,10 @@ from django.urls import reverse
 
 import scoring
 from club.clubs.models import Club, RuleSet
-from club.clubs.services.setup import (
-    UnitMismatch,
-    create_rule_set,
-    rule_set_from_preset,
-    update_rule_set,
-)
+from club.clubs.services.setup import UnitMismatch, create_rule_set, rule_set_from_preset
 from club.interchange.format.document import ImportRefused, read
 from club.interchange.services.importer import import_document
+from club.play.services.rule_set_changes import update_rule_set
 from tests.club.interchange.test_bad_input import sample
 
 CENTS_IN_PENCE = "This rule set counts in cents but the club counts in pence"

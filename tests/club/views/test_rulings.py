@@ -13,13 +13,14 @@ from django.core import mail
 
 import scoring
 from club.clubs.models import RuleSet, Season
-from club.clubs.services.setup import create_night, delete_club, rule_set_from_preset
+from club.clubs.services.setup import delete_club, rule_set_from_preset
 from club.interchange.format.document import read
 from club.interchange.services.export import export_text
 from club.interchange.services.importer import import_document
 from club.money.services import publish as publish_service
 from club.play.models import Hand
 from club.play.services.hands import HandEntry, next_hand, record_hand
+from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night
 from tests.club.interchange_kit import check_schema, figures
 from tests.club.views.test_table_page import (

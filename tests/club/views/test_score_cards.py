@@ -20,7 +20,7 @@ def client_for(user) -> Client:
 @pytest.fixture
 def renders(monkeypatch):
     """Count the score cards actually laid out (the slow part)."""
-    from club.play.views import sheets
+    from club.grades.views import sheets
 
     calls = []
     real = sheets.render_pdf
@@ -50,7 +50,7 @@ def test_anonymous_score_cards_are_made_once_per_hands_count(client, club, night
 
 
 def test_new_tables_are_not_hidden_by_cached_cards(client, club, night, players, renders):
-    from club.clubs.services.setup import edit_tables
+    from club.play.services.night_setup import edit_tables
 
     club.is_public = True
     club.save()

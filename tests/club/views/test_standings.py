@@ -489,8 +489,8 @@ def test_triggers_can_be_installed_again(season, players, secretary):
 def test_a_new_ladder_rule_set_is_applied_by_rescoring(client, season, players, secretary):
     """Hands recorded while the ladder counted money; the secretary then ranks the season by
     anna-cubed points and the season's hands are scored again for the ladder."""
-    from club.grades.services.ladder import rescore_ladder
     from club.play.models import NightTotal
+    from club.play.services.ladder import rescore_ladder
 
     money_nights, *_ = build(season, players, secretary)
     season.standings_rule_set = rule_set_from_preset(season.club, "anna-cubed", "Ladder")

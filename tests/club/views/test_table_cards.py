@@ -19,12 +19,12 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from club.clubs.models import AuditEvent
-from club.clubs.services.setup import create_night
 from club.play.models import Hand, Night, Table, TableCard, TableLink
 from club.play.models.table_cards import derive_card_token
 from club.play.models.table_links import derive_token
 from club.play.services import nights
 from club.play.services import table_cards as cards
+from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night
 from tests.club.cache_kit import clear_own_keys
 from tests.club.racing import needs_real_concurrency, race

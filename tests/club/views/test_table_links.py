@@ -17,11 +17,12 @@ from django.urls import reverse
 
 import scoring
 from club.clubs.models import AuditEvent, Player
-from club.clubs.services.setup import create_night, rule_set_from_preset
+from club.clubs.services.setup import rule_set_from_preset
 from club.play.models import Hand, TableLink
 from club.play.models.table_links import TOKEN_BYTES, derive_token, hash_token
 from club.play.services import table_links as link_service
 from club.play.services.hands import HandEntry, record_hand
+from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night
 from tests.club.cache_kit import clear_own_keys
 
@@ -400,7 +401,7 @@ def test_after_closing_the_link_shows_the_final_sheet_and_takes_no_hands(
 
 
 def test_a_link_of_a_removed_table_or_night_is_a_clear_404(client, night, secretary):
-    from club.clubs.services.setup import delete_night
+    from club.play.services.night_setup import delete_night
 
     link = link_for(night.tables.get(number=1), secretary)
     delete_night(night, secretary)

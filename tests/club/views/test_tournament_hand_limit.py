@@ -11,8 +11,8 @@ from django.urls import reverse
 from club.clubs.models import AuditEvent
 from club.play.models import Hand
 from club.play.services.hands import HandConflict, HandEntry, record_hand
+from club.play.services.round_limit import refusal
 from club.tournaments.services import tournaments as services
-from club.tournaments.services.round_limit import refusal
 from tests.club.tournament_kit import field, make_tournament, play_table, tables_of
 
 

@@ -21,11 +21,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from club.clubs.models import Club
-from club.clubs.services.setup import create_night
 from club.demo.services.demo import random_entry
 from club.play.models import Night
 from club.play.services import table_links
 from club.play.services.hands import next_hand, record_hand
+from club.play.services.night_setup import create_night
 from club.tournaments.models import Tournament
 
 if TYPE_CHECKING:  # Playwright is a test extra, imported when the command runs

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from club.clubs.models import Club
 from club.demo.services import demo
-from club.lib import db_stats
+from club.interchange.services import db_stats
 
 
 class Command(BaseCommand):
@@ -43,7 +43,7 @@ class Command(BaseCommand):
                 return
             if not options["reset"]:
                 raise CommandError(f"Club {slug!r} exists already: add --reset to replace it.")
-            from club.clubs.services.setup import delete_club
+            from club.clubs.services.clubs_lifecycle import delete_club
 
             delete_club(existing.get())
         players = options["players"] or (16 if hands <= 5000 else 40)

@@ -5,15 +5,25 @@ tournament's settings and audited there)."""
 
 from __future__ import annotations
 
+from typing import Protocol
+
+from django.core.exceptions import ObjectDoesNotExist
+
 from club.play.models import Night
-from club.tournaments.models import Tournament
+
+
+class Tournament(Protocol):
+    """What a round's limit reads of a night's tournament (club/tournaments/models/)."""
+
+    hands_per_round: int
+    extra_hands_allowed: bool
 
 
 def tournament_of(night: Night) -> Tournament | None:
     """The night's tournament (None for a club night), from the cache when it was fetched."""
     try:
-        return night.tournament
-    except Tournament.DoesNotExist:
+        return night.tournament  # type: ignore[no-any-return]  # the app above play adds it
+    except ObjectDoesNotExist:  # a club night: the reverse one-to-one has no row
         return None
 
 

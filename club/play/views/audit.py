@@ -7,8 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
 
-from club.clubs.queries import access, club_audit
+from club.clubs.queries import access
 from club.clubs.queries.access import login_if_hidden
+from club.play.queries import club_audit
 
 
 @login_if_hidden
