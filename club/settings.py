@@ -74,11 +74,13 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: times the whole request and gives it the id its log lines carry.
     "club.operations.logs.request_log.RequestLogMiddleware",
-    # Requests by route and status, the save's latency, for /metrics (club/operations/services/metrics.py).
+    # Requests by route and status, the save's latency, for /metrics
+    # (club/operations/services/metrics.py).
     "club.operations.services.metrics.MetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # No database: 503 with Retry-After and a page saying the record is safe (club/operations/views/outage.py).
+    # No database: 503 with Retry-After and a page saying the record is safe
+    # (club/operations/views/outage.py).
     "club.operations.views.outage.DatabaseOutageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -275,9 +277,10 @@ def cache_settings(url: str, key_prefix: str) -> dict[str, dict[str, object]]:
 CACHES = cache_settings(CACHE_URL, CACHE_KEY_PREFIX)
 SESSION_ENGINE = "club.core.sessions"  # in the database: any node reads any session
 
-# Logs: one line per request (club.operations.logs.request_log: request id, club, method, route, status, time)
-# and every other record with the request id it happened in; `LOG_FORMAT=json` writes each as
-# one JSON object per line for a log collector. REQUEST_LOG=false leaves the request lines out.
+# Logs: one line per request (club.operations.logs.request_log: request id, club, method, route,
+# status, time) and every other record with the request id it happened in; `LOG_FORMAT=json` writes
+# each as one JSON object per line for a log collector. REQUEST_LOG=false leaves the request lines
+# out.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()
 if LOG_FORMAT not in {"text", "json"}:
     raise ImproperlyConfigured("LOG_FORMAT must be text or json.")
@@ -286,7 +289,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "filters": {
         "request_id": {"()": "club.operations.logs.request_log.RequestIdFilter"},
-        # A token URL's secret part never reaches a log line (club/operations/logs/log_redaction.py).
+        # A token URL's secret part never reaches a log line
+        # (club/operations/logs/log_redaction.py).
         "redact_tokens": {"()": "club.operations.logs.log_redaction.RedactTokens"},
     },
     "formatters": {
@@ -310,7 +314,8 @@ LOGGING = {
 }
 
 # Error tracking (Sentry), off unless SENTRY_DSN is set: each error and its breadcrumbs are
-# scrubbed of tokens, email addresses, cookies, headers and bodies first (club/operations/logs/error_tracking.py).
+# scrubbed of tokens, email addresses, cookies, headers and bodies first
+# (club/operations/logs/error_tracking.py).
 SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
 SENTRY_ENVIRONMENT = os.environ.get("SENTRY_ENVIRONMENT", "production").strip() or "production"
 if SENTRY_DSN:

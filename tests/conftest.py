@@ -115,11 +115,11 @@ def table5(night):
 @pytest.fixture(autouse=True)
 def _empty_cache():
     """Each test starts with an empty cache (club/views/sheets caches anonymous score cards)."""
-    from tests.club.cache_kit import clear_own_keys
+    from tests.kits.cache_kit import clear_own_keys
 
     clear_own_keys()
     yield
 
 
-# A real Redis as Django's cache for one test (tests/club/cache_kit.py).
-from tests.club.cache_kit import redis_cache  # noqa: E402, F401
+# A real Redis as Django's cache for one test (tests/kits/cache_kit.py).
+from tests.kits.cache_kit import redis_cache  # noqa: E402, F401

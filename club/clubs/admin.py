@@ -142,7 +142,8 @@ class PlayerClaimAdmin(DerivedAdmin):
 
 @admin.register(RateWindow)
 class RateWindowAdmin(DerivedAdmin):
-    """The rate limits' counts kept in the database when Redis is not there (club/clubs/services/ratelimit.py):
+    """The rate limits' counts kept in the database when Redis is not there
+    (club/clubs/services/ratelimit.py):
     read-only, so an operator can see who hit a limit."""
 
     list_display = ["key", "expires_at", "last_allowed"]

@@ -1,7 +1,8 @@
 """Django's Redis cache, but a Redis that does not answer is a cache that forgets, not an error
 page: a read is a miss, a write is dropped, and the log says so once a minute (per process).
 Everything the app keeps there can be made again (cached cards, the live board's marks); the
-rate limits count in the database meanwhile (club/clubs/services/ratelimit.py), and /healthz says "degraded".
+rate limits count in the database meanwhile (club/clubs/services/ratelimit.py), and /healthz says
+"degraded".
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ refused, `auto_now` fields set, pre_save and post_save sent, its id read back), 
 the ORM's insert builds its statement anew each time, most of what the hand's INSERT costs.
 
 The instances are what the queryset itself would give: `from_db`, the same converters, the same
-related objects (tests/club/test_prepared.py compares the two, field by field).
+related objects (tests/core/test_prepared.py compares the two, field by field).
 """
 
 from __future__ import annotations

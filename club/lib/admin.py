@@ -6,7 +6,8 @@ from django.contrib import admin
 class NoCascadeDelete:
     """Deleting a night, a table or a hand takes scored hands with it. The app deletes them after
     saying what goes and asking, in one transaction, with an audit event
-    (club.play.services.night_setup.delete_night, club.play.services.hands.delete_hand); the admin's delete and
+    (club.play.services.night_setup.delete_night, club.play.services.hands.delete_hand); the
+    admin's delete and
     its "delete selected" action would do neither, so they are off here."""
 
     def has_delete_permission(self, request, obj=None) -> bool:

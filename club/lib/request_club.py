@@ -1,4 +1,5 @@
-"""The club a request turned out to be about, for its log line (club/operations/logs/request_log.py)."""
+"""The club a request turned out to be about, for its log line
+(club/operations/logs/request_log.py)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """The club's own clock. The server runs in UTC; every date and time a club sees ("tonight", "closed
 at 23:41", the emails, the sheets) is on its own zone (`Club.time_zone`).
 
-A request about a club switches its zone on when the club is loaded (club/clubs/queries/access.py and the
+A request about a club switches its zone on when the club is loaded (club/clubs/queries/access.py
+and the
 views of table links, cards and the door); a task, an email or a sheet made outside a request
 wraps its work in `club_time(club)`. The middleware switches it off again around every request,
 so a worker thread never carries one club's zone into the next club's page.

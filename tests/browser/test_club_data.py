@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from club.money.models import Debt
 from club.play.models import Hand, Night
-from tests.club.interchange.test_bad_input import sample
+from tests.interchange.test_bad_input import sample
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

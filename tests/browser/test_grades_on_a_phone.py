@@ -21,7 +21,7 @@ def browser_context_args(browser_context_args):
 
 @pytest.fixture
 def graded(season, players, secretary):
-    from tests.club.scorebook import night_with, play
+    from tests.kits.scorebook import night_with, play
 
     for week in range(3):
         night = night_with(season, dt.date(2026, 9, 1) + dt.timedelta(weeks=week), players[:4])

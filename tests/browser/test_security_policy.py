@@ -10,8 +10,8 @@ import pytest
 from entry_kit import fill_hand
 from playwright.sync_api import Page, expect
 
-from tests.club.scorebook import play
-from tests.club.tournament_kit import field, make_tournament
+from tests.kits.scorebook import play
+from tests.kits.tournament_kit import field, make_tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

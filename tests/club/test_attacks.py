@@ -25,7 +25,7 @@ from club.money.services import ledger, results_mail
 from club.money.services import publish as publish_service
 from club.play.services import table_links as link_service
 from club.play.services.nights import close_night
-from tests.club.ledger_kit import play
+from tests.kits.ledger_kit import play
 
 LIMIT = 5
 

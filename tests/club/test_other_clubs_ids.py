@@ -20,7 +20,7 @@ from club.play.services.hands import HandEntry, record_hand
 from club.play.services.night_setup import create_night
 from club.play.services.table_cards import issue_cards
 from club.tournaments.services import tournaments as tournament_services
-from tests.club.tournament_kit import make_tournament
+from tests.kits.tournament_kit import make_tournament
 
 # -- every URL of a club, with another club's ids -------------------------------------------------
 

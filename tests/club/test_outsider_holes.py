@@ -5,8 +5,9 @@
 - the claim form and the password reset had no limit (25 claim posts sent 25 emails to one
   member) and sent inside the request, so the time taken told members from strangers: now
   limited per address and per client, and the email goes through the task queue;
-- the door's limit held per process without Redis (club/clubs/services/ratelimit.py counts in the database:
-  tests/club/test_write_limit_shared.py);
+- the door's limit held per process without Redis (club/clubs/services/ratelimit.py counts in the
+database:
+  tests/clubs/test_write_limit_shared.py);
 - the payee's emailed link marked payments while the night was reopened for correction;
 - and the results email's one-click unsubscribe (RFC 8058).
 """
@@ -28,7 +29,7 @@ from club.money.models import Debt, Settlement
 from club.money.services import publish as publish_service
 from club.money.services import results_mail
 from club.play.services.nights import close_night, reopen_night
-from tests.club.ledger_kit import play
+from tests.kits.ledger_kit import play
 
 pytestmark = pytest.mark.django_db
 DB_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
@@ -110,7 +111,7 @@ def test_one_client_asking_for_many_addresses_is_told_to_wait(public_claiming):
 
 def test_the_limits_hold_across_web_processes(public_claiming, settings):
     """Each process's own cache forgets (another gunicorn worker): the count is the database's.
-    (With Redis the count is Redis's, shared already: tests/club/test_write_limit_shared.py.)"""
+    (With Redis the count is Redis's, shared already: tests/clubs/test_write_limit_shared.py.)"""
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     url = reverse("claim", args=[public_claiming.slug])
     for _ in range(5):
@@ -219,7 +220,7 @@ def test_the_payees_link_refuses_while_the_night_is_reopened_saying_why(owed, pl
 def test_results_emails_offer_one_click_unsubscribe_and_the_link_takes_its_post(
     owed, players, secretary, settings
 ):
-    from tests.club.ledger_kit import give_emails
+    from tests.kits.ledger_kit import give_emails
 
     give_emails(players[:4])
     mail.outbox.clear()

@@ -24,7 +24,7 @@ from club.play.services.hands import HandEntry, record_hand
 from club.play.services.night_setup import create_night
 from club.play.services.table_cards import issue_cards
 from club.urls import club_patterns
-from tests.club.tournament_kit import make_tournament
+from tests.kits.tournament_kit import make_tournament
 
 SECRET = "Secret Solo Circle"
 UNKNOWN = "no-such-club"

@@ -14,7 +14,7 @@ from club.play.models import Night
 from club.play.services.nights import reopen_night
 from club.tournaments.models import Tournament
 from club.tournaments.services import tournaments as services
-from tests.club.tournament_kit import field, make_tournament, play_round
+from tests.kits.tournament_kit import field, make_tournament, play_round
 
 
 def client_for(user) -> Client:
@@ -117,7 +117,7 @@ def test_the_settings_button_is_offered_only_to_who_may_use_it(season, club, sco
 
 
 def _night_post(season, players, new_players: str, action: str = "add_players") -> dict:
-    from tests.club.views.test_nights import table_data
+    from tests.play.test_nights import table_data
 
     return table_data(players, season=season, new_players=new_players, action=action)
 

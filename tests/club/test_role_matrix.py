@@ -29,7 +29,7 @@ from club.play.services import tokens as token_service
 from club.play.services.hands import HandEntry, record_hand
 from club.play.services.night_setup import create_night
 from club.tournaments.services import tournaments as tournament_services
-from tests.club.tournament_kit import make_tournament
+from tests.kits.tournament_kit import make_tournament
 
 ROLES = ["secretary", "scorer", "viewer", "outsider", "anonymous", "link holder"]
 
@@ -349,5 +349,5 @@ NOT_NOW = {("link_pay", "post")}
 # own tests check every picture a guide shows).
 NOT_NOW |= {("help_image", "get")}
 # A sign-up's emailed link works once (then it sends to the log-in page), and a made-up one is a
-# 404 as any wrong token is: tests/club/views/test_signup.py follows a real one.
+# 404 as any wrong token is: tests/clubs/test_signup.py follows a real one.
 NOT_NOW |= {("signup_confirm", "get"), ("signup_confirm", "post")}

@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from club.clubs.forms.setup import ClubSettingsForm
 from club.lib import charts
-from tests.club.scorebook import play
-from tests.club.tournament_kit import field, make_tournament
+from tests.kits.scorebook import play
+from tests.kits.tournament_kit import field, make_tournament
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 DIRECTIVES = {

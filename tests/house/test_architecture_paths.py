@@ -13,7 +13,8 @@ GUIDE = ROOT / "docs" / "architecture.md"
 
 
 def named_paths(text: str) -> set[str]:
-    """The repository paths the guide names: `club/money/services/ledger.py` in backticks, and the first
+    """The repository paths the guide names: `club/money/services/ledger.py` in backticks, and the
+    first
     word of each line of its folder map (a fenced block). URLs (/t/<token>/) and commands with
     arguments are not paths."""
     names = set(re.findall(r"`([^`\s]+)`", text))
@@ -35,6 +36,9 @@ def test_every_path_the_architecture_guide_names_exists():
 
 
 def test_the_check_finds_a_folder_that_is_not_there():
-    text = "```\nclub/models/   the tables\nclub/gone/     moved away\n```\nSee `club/clubs/queries/access.py`.\n"
+    text = (
+        "```\nclub/models/   the tables\nclub/gone/     moved away\n```\n"
+        "See `club/clubs/queries/access.py`.\n"
+    )
     assert named_paths(text) == {"club/models/", "club/gone/", "club/clubs/queries/access.py"}
     assert not (ROOT / "club/gone/").exists()

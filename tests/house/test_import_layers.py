@@ -1,7 +1,9 @@
-"""Imports go one way, down the layers (views -> services/queries -> models -> scoring, in the
-order docs/architecture.md's table gives): no module imports one of a higher layer, none imports,
-even inside a function, a module that imports it back, directly or round a longer circle; and
-scoring/ never imports Django or the app.
+"""Imports go one way, down: down the apps (docs/architecture.md's table "The apps", top first:
+the project, operations, ... clubs, core, lib, scoring) and, inside and across them, down the
+layers of an app (its table "Inside an app": views -> forms -> services and queries -> models).
+No module imports one of a higher app or a higher layer; none imports, even inside a function, a
+module that imports it back, directly or round a longer circle; and scoring/ never imports Django
+or the app.
 
 Read from the source with `ast`, not by importing, so an import hidden in a function body (which
 Python runs late and which hides a circle until that function is called) counts like any other.
@@ -149,27 +151,38 @@ def test_the_checker_finds_a_circle_made_by_a_function_level_import(tmp_path, mo
     (tmp_path / "scoring").mkdir()
     monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", tmp_path)
     found = circles(import_graph())
-    assert found == [["club.money.services.publish", "club.tasks"]]
+    assert found == [["club.services.publish", "club.tasks"]]
 
 
-def layer_table(guide: Path | None = None) -> list[tuple[str, list[str]]]:
-    """The layers, top first, as docs/architecture.md's table lists them: each row's name and the
-    module prefixes of the paths it names (`club/views/` -> club.views, `club/grades/display/tables.py` ->
-    club.grades.display.tables)."""
+def _table(heading: str, guide: Path | None = None) -> list[tuple[str, list[str]]]:
+    """A table of docs/architecture.md whose header row starts `| <heading> |`, top row first:
+    each row's name and the backquoted names in its second cell."""
     text = (guide or ROOT / "docs" / "architecture.md").read_text()
-    section = text.split("| layer | modules |", 1)[1].split("\n\n", 1)[0]
+    section = text.split(f"| {heading} |", 1)[1].split("\n\n", 1)[0]
     rows = []
     for line in section.splitlines()[2:]:
-        name, paths = (cell.strip() for cell in line.strip().strip("|").split("|"))
-        prefixes = [
-            path.removesuffix("/").removesuffix(".py").replace("/", ".")
-            for path in re.findall(r"`([^`]+)`", paths)
-        ]
-        rows.append((name, prefixes))
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        rows.append((cells[0], re.findall(r"`([^`]+)`", cells[1])))
     return rows
 
 
-def _layer_of(module: str, table: list[tuple[str, list[str]]]) -> int | None:
+def app_table(guide: Path | None = None) -> list[tuple[str, list[str]]]:
+    """The apps, top first: each row's packages as module prefixes (`club/play/` -> club.play)."""
+    return [
+        (name, [p.removesuffix("/").removesuffix(".py").replace("/", ".") for p in paths])
+        for name, paths in _table("app", guide)
+    ]
+
+
+def layer_table(guide: Path | None = None) -> list[tuple[str, list[str]]]:
+    """The layers inside an app, top first: each row's sub-package names (`views/` -> views)."""
+    return [
+        (name, [p.removesuffix("/").removesuffix(".py") for p in paths])
+        for name, paths in _table("layer", guide)
+    ]
+
+
+def _rank(module: str, table: list[tuple[str, list[str]]]) -> int | None:
     """The row (0 = top) of the longest prefix that holds the module."""
     best: tuple[int, int] | None = None
     for rank, (_, prefixes) in enumerate(table):
@@ -180,25 +193,51 @@ def _layer_of(module: str, table: list[tuple[str, list[str]]]) -> int | None:
     return None if best is None else best[1]
 
 
+def _layer(module: str, apps: list[tuple[str, list[str]]], layers) -> int | None:
+    """The layer of a module of an app: that of the first part of its path below the app's
+    package that a row names (club.play.views.nights -> views); None outside the apps' layers
+    (the project's modules, core, lib and scoring are a layer each, in the apps' table)."""
+    app = _rank(module, apps)
+    if app is None:
+        return None
+    package = max((p for p in apps[app][1] if module == p or module.startswith(p + ".")), key=len)
+    below = module[len(package) + 1 :].split(".") if module != package else []
+    for part in below:
+        for rank, (_, names) in enumerate(layers):
+            if part in names:
+                return rank
+    return None
+
+
 def upward_imports(
-    graph: dict[str, dict[str, int]], table: list[tuple[str, list[str]]]
+    graph: dict[str, dict[str, int]],
+    apps: list[tuple[str, list[str]]],
+    layers: list[tuple[str, list[str]]],
 ) -> list[str]:
-    """Every import of a module of a higher layer, and every module no row places (except an
-    empty package __init__, which imports nothing and so cannot break the order)."""
+    """Every import of a module of a higher app or of a higher layer, and every module that no
+    app holds, or that sits loose at the top of an app (except an empty package __init__)."""
     found = []
     for module in sorted(graph):
-        low = _layer_of(module, table)
+        low = _rank(module, apps)
         if low is None:
             if graph[module] or _has_code(module):
-                found.append(f"{module}: no layer of docs/architecture.md holds it")
+                found.append(f"{module}: no app of docs/architecture.md holds it")
             continue
+        mine = _layer(module, apps, layers)
         for target, line in sorted(graph[module].items()):
-            high = _layer_of(target, table)
+            high = _rank(target, apps)
             if high is None:
                 continue  # reported as a module of its own
             if high < low:
                 found.append(
-                    f"{module} ({table[low][0]}) imports {target} ({table[high][0]}) at line {line}"
+                    f"{module} ({apps[low][0]}) imports {target} ({apps[high][0]}) at line {line}"
+                )
+                continue
+            theirs = _layer(target, apps, layers)
+            if mine is not None and theirs is not None and theirs < mine:
+                found.append(
+                    f"{module} ({layers[mine][0]}) imports {target} ({layers[theirs][0]}) "
+                    f"at line {line}"
                 )
     return found
 
@@ -208,39 +247,86 @@ def _has_code(module: str) -> bool:
     return bool(ast.parse(path.read_text()).body)
 
 
-def test_no_module_imports_one_of_a_higher_layer():
-    found = upward_imports(import_graph(), layer_table())
-    assert not found, "Imports up the layers:\n  " + "\n  ".join(found)
+def test_no_module_imports_one_of_a_higher_app_or_layer():
+    found = upward_imports(import_graph(), app_table(), layer_table())
+    assert not found, "Imports up the apps or the layers:\n  " + "\n  ".join(found)
 
 
-def test_every_layer_names_code_that_exists():
-    for name, prefixes in layer_table():
+def test_every_app_names_code_that_exists():
+    for name, prefixes in app_table():
         for prefix in prefixes:
             path = ROOT / prefix.replace(".", "/")
             assert path.is_dir() or path.with_suffix(".py").is_file(), f"{name}: {prefix}"
 
 
-def test_the_layer_check_finds_a_sheet_importing_a_page(tmp_path, monkeypatch):
-    """The test above can fail: a printed sheet importing a view, even inside a function, and a
-    module the table does not place."""
-    for folder in ("club", "club/views", "club/pdf", "club/queries", "scoring"):
+APPS_TOP = {"apps.py", "urls.py", "admin.py", "models.py", "__init__.py"}
+
+
+def test_no_loose_module_at_the_top_of_an_app():
+    """An app's top holds apps.py, urls.py, admin.py and models.py; its other modules sit in a
+    folder a reader can name (views/, services/, queries/...)."""
+    loose = []
+    for _name, prefixes in app_table():
+        for prefix in prefixes:
+            folder = ROOT / prefix.replace(".", "/")
+            if not (folder / "apps.py").is_file() or prefix == "club":
+                continue
+            loose += [
+                str(path.relative_to(ROOT))
+                for path in sorted(folder.glob("*.py"))
+                if path.name not in APPS_TOP
+            ]
+    assert not loose, "Loose modules at the top of an app: " + ", ".join(loose)
+
+
+def test_no_module_is_over_600_lines():
+    long = [
+        f"{path.relative_to(ROOT)} ({n} lines)"
+        for package in PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if "migrations" not in path.parts and (n := len(path.read_text().splitlines())) > 600
+    ]
+    assert not long, "Modules over 600 lines: " + ", ".join(long)
+
+
+def test_the_order_check_finds_imports_up_the_apps_and_the_layers(tmp_path, monkeypatch):
+    """The test above can fail: a model of clubs importing play, a service importing a view of
+    its own app, even inside a function, and a module no app holds."""
+    for folder in (
+        "club",
+        "club/clubs",
+        "club/clubs/models",
+        "club/play",
+        "club/play/views",
+        "club/play/services",
+        "scoring",
+    ):
         (tmp_path / folder).mkdir(parents=True, exist_ok=True)
         (tmp_path / folder / "__init__.py").write_text("")
-    (tmp_path / "club" / "views" / "standings.py").write_text("from club.queries import q\n")
-    (tmp_path / "club" / "queries" / "q.py").write_text("import scoring\n")
-    (tmp_path / "club" / "pdf" / "sheets.py").write_text(
-        "def chart():\n    from club.grades.views.standings import q\n    return q\n"
+    (tmp_path / "club" / "clubs" / "models" / "clubs.py").write_text(
+        "from club.play.services import hands\n"
     )
-    (tmp_path / "club" / "stray.py").write_text("from club.queries import q\n")
+    (tmp_path / "club" / "play" / "views" / "nights.py").write_text(
+        "from club.play.services import hands\nfrom club.clubs.models import clubs\n"
+    )
+    (tmp_path / "club" / "play" / "services" / "hands.py").write_text(
+        "def later():\n    from club.play.views import nights\n    return nights\n"
+    )
+    (tmp_path / "stray.py").write_text("import scoring\n")
     guide = tmp_path / "architecture.md"
     guide.write_text(
-        "| layer | modules |\n|---|---|\n"
-        "| views | `club/views/` |\n| sheets | `club/pdf/` |\n"
-        "| queries | `club/queries/` |\n| scoring | `scoring/` |\n\nAfter.\n"
+        "| app | packages |\n|---|---|\n"
+        "| play | `club/play/` |\n| clubs | `club/clubs/` |\n| scoring | `scoring/` |\n\n"
+        "| layer | folders |\n|---|---|\n"
+        "| views | `views/` |\n| services | `services/` |\n| models | `models/` |\n\nAfter.\n"
     )
     monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", tmp_path)
-    found = upward_imports(import_graph(), layer_table(guide))
+    module = __import__(__name__, fromlist=["PACKAGES"])
+    monkeypatch.setattr(module, "PACKAGES", ("club", "scoring"))
+    (tmp_path / "club" / "stray.py").write_text("import scoring\n")
+    found = upward_imports(import_graph(), app_table(guide), layer_table(guide))
     assert found == [
-        "club.grades.pdf.sheets (sheets) imports club.grades.views.standings (views) at line 2",
-        "club.stray: no layer of docs/architecture.md holds it",
+        "club.clubs.models.clubs (clubs) imports club.play.services.hands (play) at line 1",
+        "club.play.services.hands (services) imports club.play.views.nights (views) at line 2",
+        "club.stray: no app of docs/architecture.md holds it",
     ]

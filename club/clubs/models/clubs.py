@@ -91,8 +91,8 @@ class Club(models.Model):
         default=False,
         help_text="Table scorers may add new players when setting up a night or a tournament.",
     )
-    # The tables' permanent cards (club.play.models.table_cards): with no night open today, the first
-    # phone to scan one may open tonight's night.
+    # The tables' permanent cards (club.play.models.table_cards): with no night open today, the
+    # first phone to scan one may open tonight's night.
     first_card_opens_night = models.BooleanField(
         default=False,
         help_text="The first table card scanned opens tonight's night (no secretary needed).",
@@ -224,10 +224,10 @@ class Membership(models.Model):
 class Player(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=60)
-    # The name normalised and case-folded (club.lib.names.name_key), filled on every save: two players
-    # of a club never share it, so "Ann\u200b Baxter" or "ANN BAXTER" cannot sit beside
-    # "Ann Baxter". Empty (NULL) only for rows bulk-created without it, which the Lower(name)
-    # constraint still covers.
+    # The name normalised and case-folded (club.lib.names.name_key), filled on every save: two
+    # players of a club never share it, so "Ann\u200b Baxter" or "ANN BAXTER" cannot sit beside "Ann
+    # Baxter". Empty (NULL) only for rows bulk-created without it, which the Lower(name) constraint
+    # still covers.
     name_key = models.CharField(  # noqa: DJ001 - NULL, unlike "", never clashes
         max_length=180, null=True, blank=True, editable=False
     )

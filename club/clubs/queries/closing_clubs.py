@@ -1,5 +1,6 @@
 """The clubs a member belongs to that are closed and waiting out their days before the purge
-deletes them (club/clubs/services/clubs_lifecycle.py): what their home page, the closed club's own page
+deletes them (club/clubs/services/clubs_lifecycle.py): what their home page, the closed club's own
+page
 and the closing email say. A sign-up never confirmed is not "closing": it was never open."""
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The email each member of a club gets when the club is closed: that it closed, by whom, when it
 will be deleted for good, and how its data file may still be had. Queued when the closing
-commits (club/clubs/services/clubs_lifecycle.py `close_club`) and sent by the task worker, as the other
+commits (club/clubs/services/clubs_lifecycle.py `close_club`) and sent by the task worker, as the
+other
 emails are; one message to each member's address, so that no member sees another's."""
 
 from __future__ import annotations

@@ -26,7 +26,6 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 import scoring
-from club.clubs import signals
 from club.clubs.models import (
     AuditEvent,
     Club,
@@ -39,7 +38,7 @@ from club.clubs.models import (
     Season,
 )
 from club.clubs.queries.closing_clubs import CLOSED_SUBJECT
-from club.clubs.services import closing_mail
+from club.clubs.services import closing_mail, signals
 from club.lib.money import unit_mismatch
 
 log = logging.getLogger(__name__)
@@ -144,7 +143,8 @@ def close_club(
     tell_members: bool = True,
 ) -> Club:
     """Hide the club at once; `purge_clubs` deletes it after `days` (0: at its next run). Once
-    the closing commits, each member with an address is emailed (club/clubs/services/closing_mail.py),
+    the closing commits, each member with an address is emailed
+    (club/clubs/services/closing_mail.py),
     unless `tell_members` is off (a club deleted for good at once)."""
     now = timezone.now()
     with transaction.atomic():

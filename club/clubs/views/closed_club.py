@@ -1,6 +1,7 @@
 """A closed club's page, for its members only, while it waits out its days before the purge.
 
-Every page of a closed club raises the 404 of a club that does not exist (club/clubs/queries/access.py finds
+Every page of a closed club raises the 404 of a club that does not exist
+(club/clubs/queries/access.py finds
 only open clubs). This middleware sees that 404 on the way out: when the visitor is a member of
 the closed club the address names, it answers instead with a page saying the club closed, by
 whom, and when it will be deleted for good, as 410 Gone (the club was there and has been taken

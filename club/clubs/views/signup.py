@@ -2,7 +2,8 @@
 and the first-run page that takes a new club to its first night.
 
 The sign-up and the confirmation are limited per client address and per email address, as the
-log-in is (club.clubs.services.ratelimit, shared by every web node through the cache): a script can neither fill
+log-in is (club.clubs.services.ratelimit, shared by every web node through the cache): a script can
+neither fill
 the server with clubs nor flood someone's mailbox with links.
 """
 

@@ -157,7 +157,8 @@ class Grade(_Rating):
 
 class GradeBacklog(models.Model):
     """A change the grades have not caught up with yet: a hand recorded, corrected or about to be
-    deleted, named by its rating-order key (club.grades.services.grades.sort_key). A hand's save writes
+    deleted, named by its rating-order key (club.grades.services.grades.sort_key). A hand's save
+    writes
     one row instead of rating the hand under a lock on the club; the background task
     (grades.drain) rates again from the earliest waiting key, as a correction always did, and
     deletes the rows it handled. While rows wait, pages say the grades are updating."""

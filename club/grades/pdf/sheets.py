@@ -3,7 +3,8 @@ the scoring core, so that a sheet always has the same figures as the page it bel
 
 No arithmetic on amounts happens here: the table rows, running totals, nets and settle-up come
 from the queries; dealers, sit-outs and trumps on the blank score cards from scoring.table; the
-standings from the standings page's table (club.grades.display.tables.StandingsTable, the text of its CSV) and
+standings from the standings page's table (club.grades.display.tables.StandingsTable, the text of
+its CSV) and
 chart; a player's figures from the player page's queries, written as that page writes them.
 """
 

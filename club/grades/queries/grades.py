@@ -30,7 +30,8 @@ MAX_POINTS = 60  # nights drawn on the grade chart (the latest)
 
 def settings_for(club: Club) -> GradeSettings:
     """The club's grade settings (the defaults, unsaved, when it has none), with `updating`: its
-    grades have not caught up with its latest hands yet (club.grades.services.grades.drain). One query."""
+    grades have not caught up with its latest hands yet (club.grades.services.grades.drain). One
+    query."""
     row = (
         Club.objects.filter(pk=club.pk)
         .values("grading__id", "grading__enabled", "grading__min_hands", "grading__ladder_by_grade")

@@ -48,7 +48,8 @@ class Row:
     average: Fraction  # per hand played, of net (or points on a points ladder)
     qualified: bool
     position: int = 0  # 1-based order in the ladder, qualified players first
-    # Set by the grades' column of the standings page (club/grades/views/grades.py) when it is shown.
+    # Set by the grades' column of the standings page (club/grades/views/grades.py) when it is
+    # shown.
     grade: str = ""
     grade_text: str = ""
     grade_key: tuple[int, float] = (0, 0)

@@ -13,7 +13,8 @@ players has a snapshot (`GradeLine`), so a change to a hand recomputes only from
 
 Recording a hand at the end of the night (nearly always the case) re-rates just that hand. None
 of this happens in the hand's own request: a save writes one `GradeBacklog` row (its key) in its
-transaction, and the task worker (club/operations/services/worker.py), finding the backlog between tasks, rates the
+transaction, and the task worker (club/operations/services/worker.py), finding the backlog between
+tasks, rates the
 club's hands again from the earliest waiting key with the club's row locked, so that two catch-ups
 of one club take turns while the tables' saves never wait for the grades (and queue no task).
 `rebuild` rates everything from scratch; the tests check it gives exactly the same figures as
@@ -40,8 +41,8 @@ from django.db.models import Field, Model, OuterRef, Q, Subquery
 from django_tasks import task
 from django_tasks.backends.immediate import ImmediateBackend
 
-from club.clubs import signals as club_signals
 from club.clubs.models import AuditEvent, Club, Player
+from club.clubs.services import signals as club_signals
 from club.core.prepared import PreparedInsert
 from club.grades.models import (
     Grade,
@@ -51,8 +52,8 @@ from club.grades.models import (
     GradeOptOut,
     GradeSettings,
 )
-from club.play import signals
 from club.play.models import Hand, Night, ScoreLine
+from club.play.services import signals
 from scoring import grade as core
 
 log = logging.getLogger(__name__)
@@ -425,7 +426,8 @@ _BACKLOG: PreparedInsert[GradeBacklog] = PreparedInsert(GradeBacklog)
 def _queue(club_id: int, key: str) -> None:
     """Note the change: one INSERT, inside the caller's transaction, so that a saved hand and
     its catch-up are kept or lost together. The task worker finds the backlog between tasks
-    (club/operations/services/worker.py) and catches the club up; a save queues no task of its own. Where tasks run
+    (club/operations/services/worker.py) and catches the club up; a save queues no task of its own.
+    Where tasks run
     at once, in the request (the demo's `TASKS_BACKEND=immediate`), there is no worker: the
     catch-up runs as soon as the change is committed."""
     _BACKLOG.create(GradeBacklog(club_id=club_id, from_key=key))
@@ -580,7 +582,8 @@ def _hand_deleting(sender: object, hand: Hand, **kwargs: object) -> None:
 
 
 def connect() -> None:
-    """A hand's save and delete reach the grades inside their transactions (club/play/signals.py)."""
+    """A hand's save and delete reach the grades inside their transactions
+    (club/play/services/signals.py)."""
     signals.hand_saved.connect(_hand_saved, dispatch_uid="grades.hand_saved")
     signals.hand_deleting.connect(_hand_deleting, dispatch_uid="grades.hand_deleting")
     signals.night_deleting.connect(_night_deleting, dispatch_uid="grades.night_deleting")

@@ -13,11 +13,11 @@ from django.views.decorators.cache import never_cache
 
 from club.clubs.models import Club, Player
 from club.clubs.queries.access import club_player, club_reader
-from club.grades import signals
 from club.grades.display.season_chart import value_formatter
 from club.grades.display.tables import format_average, format_measure
 from club.grades.queries import player as pq
 from club.grades.queries import standings as sq
+from club.grades.services import signals
 from club.grades.views import grades as grade_views
 from club.lib import charts
 from club.lib.signals import page_extras

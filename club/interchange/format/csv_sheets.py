@@ -1,6 +1,7 @@
 """Paper score sheets typed into a spreadsheet: one row a hand, saved as CSV.
 
-The rows become a club data file (club.interchange.format.document) for the club they are imported into,
+The rows become a club data file (club.interchange.format.document) for the club they are imported
+into,
 then go through the same checks and the same import as any other file; problems name the
 spreadsheet's row (the header is row 1). Columns, in any order (headers ignore case, spaces and
 underscores; the optional ones may be left out):

@@ -5,7 +5,8 @@ from django.db import models
 
 class StagedUpload(models.Model):
     """A club data file or paper sheet between its preview and the secretary's confirmation
-    (club.interchange.services.staging). It is kept in the database, not on a web node's disk, so that
+    (club.interchange.services.staging). It is kept in the database, not on a web node's disk, so
+    that
     the confirmation may reach any node. Stored once per content: two previews of the same file
     share it."""
 

@@ -4,7 +4,8 @@ Into a new club (its slug from the file, or another one), or into an existing cl
 file's nights are added: players and rule sets are matched by name (missing players are created),
 and a night the club already has (same season, date and title) is refused.
 
-Every hand is scored by the hand service's own code (club.play.services.hands.score_entry, apply_result
+Every hand is scored by the hand service's own code (club.play.services.hands.score_entry,
+apply_result
 and score_line_rows, the path the table page and seed_demo take), under its season's rule set, so
 the score lines, night totals (the database's triggers) and ladder points are what the app would
 write. Where the file gives `amounts`, they must equal the app's. Problems are collected through the
@@ -12,7 +13,8 @@ whole file and then the transaction is rolled back: a preview (`dry_run`) runs t
 rolls back too, so it shows exactly what the import would do.
 
 A version-3 file's rest of the record (money owed, publications, members, cards, the audit
-trail...) is written by club.interchange.services.record_write in the same transaction: all of it into a
+trail...) is written by club.interchange.services.record_write in the same transaction: all of it
+into a
 new club (a restore), the nights' part only into an existing one (a merge).
 """
 

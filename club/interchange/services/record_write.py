@@ -1,5 +1,6 @@
 """Writing version 3's rest of a club's record, inside the import's one transaction
-(club.interchange.services.importer): the club's settings, accounts and members, invitations, players'
+(club.interchange.services.importer): the club's settings, accounts and members, invitations,
+players'
 addresses, each night's publications, tournament, money owed and its payments, nettings,
 arrivals, table cards and the audit trail.
 

@@ -25,13 +25,13 @@ from django.template.defaultfilters import pluralize
 from django.utils import timezone
 from django_tasks import task
 
-from club.clubs import signals as club_signals
 from club.clubs.models import AuditEvent, Club, Player
+from club.clubs.services import signals as club_signals
 from club.clubs.services.setup import SetupError
 from club.money.models import Delivery, Publication, Settlement
 from club.money.services import ledger, results_mail
-from club.play import signals
 from club.play.models import Night
+from club.play.services import signals
 
 log = logging.getLogger(__name__)
 
@@ -226,7 +226,7 @@ def _hands_changed(sender: object, night: Night, user: User | None, **kwargs: ob
 
 
 def connect() -> None:
-    """Play's writes, followed inside their transactions (club/play/signals.py)."""
+    """Play's writes, followed inside their transactions (club/play/services/signals.py)."""
     signals.night_closed.connect(_night_closed, dispatch_uid="money.night_closed")
     signals.night_reopened.connect(_night_reopened, dispatch_uid="money.night_reopened")
     signals.hand_saved.connect(_hands_changed, dispatch_uid="money.hand_saved")

@@ -25,14 +25,14 @@ from django.views.decorators.http import require_POST
 from club.clubs.models import Club, Player
 from club.clubs.queries import access
 from club.clubs.queries.access import login_if_hidden
-from club.grades import signals as grades_signals
+from club.grades.services import signals as grades_signals
 from club.money.forms.ledger import NettingForm, PaymentForm
 from club.money.models import Debt, Settlement
 from club.money.queries.money_owed import link_pay_rows, pay_rows, table_debts
 from club.money.services import ledger, publish, results_mail
-from club.play import signals
 from club.play.models import Night
 from club.play.queries import night_access
+from club.play.services import signals
 from club.play.views import table_links
 
 
@@ -334,7 +334,8 @@ def _player_page(
 
 
 def connect() -> None:
-    """The night page and a table's link page show what the ledger keeps (club/play/signals.py)."""
+    """The night page and a table's link page show what the ledger keeps
+    (club/play/services/signals.py)."""
     signals.night_page.connect(_night_page, dispatch_uid="money.night_page")
     signals.table_page.connect(_table_page, dispatch_uid="money.table_page")
     grades_signals.player_page.connect(_player_page, dispatch_uid="money.player_page")

@@ -2,7 +2,8 @@
 
 Ten simulated weeks of a club of 40 (all present every week, tables of four): each week is drawn
 by `scoring.draw.draw_tables` with the club's last four nights as history (as the app's draw does,
-club/play/services/draw.py), and, beside it, by a plain random draw (the players shuffled and cut into
+club/play/services/draw.py), and, beside it, by a plain random draw (the players shuffled and cut
+into
 fours). A repeat is a pair of players at one table who had already shared a table in an earlier
 week of the simulation; the figure is the repeats of weeks 2 to 10, summed, and the most times
 any pair met. Several seeds; all pure Python (no database).

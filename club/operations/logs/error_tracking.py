@@ -3,7 +3,8 @@
 What leaves the server is scrubbed first, in `before_send` (errors), `before_send_transaction`
 and `before_breadcrumb`:
 - every string of the event (the URL, the query string, exception messages, log messages and
-  their arguments, breadcrumbs, the source lines) goes through club.operations.logs.log_redaction.redact, so a
+  their arguments, breadcrumbs, the source lines) goes through
+  club.operations.logs.log_redaction.redact, so a
   token URL's secret is `<token>` whatever its spelling, and email addresses become `<email>`;
 - the request keeps its method, URL, query string and a few harmless headers (Host, User-Agent,
   Content-Type, Referer, ...): no cookies, no Authorization, no body, no WSGI environment (the

@@ -3,7 +3,7 @@ and "Internal Server Error: ...", runserver's and gunicorn's access lines) has t
 of a token URL replaced by `<token>` before it is written, its traceback included.
 
 The token URLs are named once, in TOKEN_HEADS: the path segments before a secret, and how many
-secret segments follow (tests/club/test_log_redaction.py checks the list against every URL the
+secret segments follow (tests/operations/test_log_redaction.py checks the list against every URL the
 app serves). A URL can reach a log line in many spellings (gunicorn writes the request line as
 sent: `/t/%41bc/`, `/%74/abc/`, `/t%2Fabc/`, `?next=%252Ft%252Fabc`, `/T/abc/`), so the filter
 does not match spellings: it cuts a line into words (between spaces and quotes), reads each word

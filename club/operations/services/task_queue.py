@@ -1,5 +1,6 @@
 """The operator's hand on the background queue (`manage.py tasks`): the tasks that failed and
-the ones stuck "running" (club/operations/queries/health.py's definition, the one /healthz and the worker
+the ones stuck "running" (club/operations/queries/health.py's definition, the one /healthz and the
+worker
 use), a failed or stuck task queued again, or dropped.
 
 A retried task is queued afresh through django-tasks (the task found by its path, `.using()` its

@@ -10,7 +10,8 @@
   it has run for longer than TASKS_MAX_RUN_SECONDS, once; left so a second time, it is marked
   failed, with a line in the log, rather than tried forever. /healthz reports it meanwhile.
 
-`manage.py db_worker` is this worker (club/operations/management/commands/db_worker.py), with the same
+`manage.py db_worker` is this worker (club/operations/management/commands/db_worker.py), with the
+same
 options as django-tasks-db's own.
 """
 

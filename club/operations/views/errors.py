@@ -1,5 +1,6 @@
 """The page a visitor sees when the server fails: it says so plainly and gives the request's
-reference, which the operator finds in the logs beside the error (club.operations.logs.request_log)."""
+reference, which the operator finds in the logs beside the error
+(club.operations.logs.request_log)."""
 
 from __future__ import annotations
 

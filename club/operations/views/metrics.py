@@ -1,4 +1,5 @@
-"""/metrics for Prometheus (club/operations/services/metrics.py): a 404 unless METRICS_TOKEN is set, then 401
+"""/metrics for Prometheus (club/operations/services/metrics.py): a 404 unless METRICS_TOKEN is
+set, then 401
 without `Authorization: Bearer <METRICS_TOKEN>`."""
 
 from __future__ import annotations

@@ -33,7 +33,8 @@ def seat_field(n: int) -> str:
 
 
 def parse_names(text: str) -> list[str]:
-    """Names separated by commas or new lines, normalised (club.lib.names), without repeats (ignoring
+    """Names separated by commas or new lines, normalised (club.lib.names), without repeats
+    (ignoring
     case and invisible characters)."""
     names: list[str] = []
     seen: set[str] = set()
@@ -47,7 +48,8 @@ def parse_names(text: str) -> list[str]:
 
 def clean_new_names(value: str, may_add: bool) -> list[str]:
     """New player names typed into a night or tournament form: at most MAX_NEW_PLAYERS, none too
-    long, and only from someone who may add players to the club (club.clubs.queries.access.may_add_players)."""
+    long, and only from someone who may add players to the club
+    (club.clubs.queries.access.may_add_players)."""
     names = parse_names(value)
     if not names:
         return names

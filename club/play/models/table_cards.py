@@ -1,7 +1,8 @@
 """A table's permanent card: a QR code left on the table, night after night. Players scan it,
 say who sits where, and the phone becomes that night's table link (club.play.services.table_cards).
 
-The token is made as a table link's is (club.play.models.table_links): derived from a random salt with
+The token is made as a table link's is (club.play.models.table_links): derived from a random salt
+with
 Django's salted HMAC under a key salt of its own (a card's token never equals a link's), and the
 row keeps only its SHA-256. Revoking stamps `revoked_at`; re-issuing adds a row with a new salt
 and the same number, so the old printed card finds no live row and is a 404.

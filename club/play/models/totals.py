@@ -157,7 +157,7 @@ class NightTotal(models.Model):
     subtract and move each line as it is inserted, updated or deleted, whichever code writes it (the
     hand service, seed_demo's bulk_create, a cascade). The standings, player pages and club home
     read these rows, one per player and night, instead of every score line. Never write them from
-    Python (tests/club/models/test_totals.py checks them against the score lines).
+    Python (tests/play/test_totals.py checks them against the score lines).
     """
 
     night = models.ForeignKey("play.Night", on_delete=models.CASCADE, related_name="totals")

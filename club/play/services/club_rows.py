@@ -1,9 +1,9 @@
-"""A club's nights, tables and hands when the club is deleted (club/clubs/signals.py)."""
+"""A club's nights, tables and hands when the club is deleted (club/clubs/services/signals.py)."""
 
 from __future__ import annotations
 
-from club.clubs import signals
 from club.clubs.models import Club
+from club.clubs.services import signals
 from club.play.models import Hand, Night, NightTotal, ScoreLine
 
 

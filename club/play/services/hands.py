@@ -16,11 +16,10 @@ from django.db.models import F
 import scoring
 from club.clubs.models import AuditEvent, Player, Season
 from club.core.prepared import PreparedInsert
-from club.play import signals
 from club.play.models import Hand, HandTombstone, Night, Revoke, ScoreLine, Table, TableLink
 from club.play.queries.table_state import TableState, table_state
 from club.play.queries.wrong_cards import wrong_card_names
-from club.play.services import corrections
+from club.play.services import corrections, signals
 from club.play.services.ladder import ladder_amounts
 from club.play.services.locks import NightGone, lock_night, lock_table
 from club.play.services.round_limit import refusal, tournament_of

@@ -15,8 +15,8 @@ from django.db.models import Count, Prefetch, Sum
 import scoring
 from club.clubs.models import AuditEvent, Club, Player, Season
 from club.clubs.services.setup import SetupError
-from club.play import signals
 from club.play.models import Hand, Night, ScoreLine, Seat, Table, TableCard
+from club.play.services import signals
 from club.play.services.locks import NightGone, lock_night
 
 

@@ -1,6 +1,7 @@
 """A club night's whole life, every write of the night, its tables and its state: started
 tonight (empty, for the table cards to fill), drawn into (the draw's proposal made into tables),
-late arrivals seated, closed and reopened (closing hands the night to club.money.services.publish: its
+late arrivals seated, closed and reopened (closing hands the night to club.money.services.publish:
+its
 settle-up, correction window and publication). The draw's proposals, and which tables have room,
 are club.play.services.draw's; a hand's writes are club.play.services.hands'."""
 
@@ -18,9 +19,8 @@ from django.utils import timezone
 
 from club.clubs.models import AuditEvent, Club, Player
 from club.clubs.services.setup import SetupError
-from club.play import signals
 from club.play.models import Hand, Night, Seat, Table
-from club.play.services import arrivals, draw, table_cards
+from club.play.services import arrivals, draw, signals, table_cards
 from club.play.services.hands import HandConflict
 from club.play.services.locks import NightGone, lock_club, lock_night
 from club.play.services.night_setup import audit_tables, create_night_once, edit_tables
@@ -182,7 +182,8 @@ def seat_late_arrival(
 def seat_late_newcomer(
     night: Night, name: str, table: Table | None = None, user: User | None = None
 ) -> tuple[Player, Table]:
-    """A late arrival typed by name (club.play.services.arrivals.arrive_by_name: the club's player of
+    """A late arrival typed by name (club.play.services.arrivals.arrive_by_name: the club's player
+    of
     that name, or a new one), ticked in and seated as `seat_late_arrival` seats them, all or
     nothing: a seat refused (a closed night, no table of 4) adds and ticks in no one."""
     with transaction.atomic():
@@ -265,7 +266,8 @@ def seat_late_from_fives(
 
 
 def _lock(night_id: int) -> Night:
-    """The night's row lock, taken first as every write of a night takes it (club.play.services.locks),
+    """The night's row lock, taken first as every write of a night takes it
+    (club.play.services.locks),
     so a close or a reopen and the hands being saved at its tables take turns."""
     try:
         return lock_night(night_id)

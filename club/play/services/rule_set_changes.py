@@ -19,7 +19,8 @@ def update_rule_set(
     rule_set: RuleSet, name: str, rules: scoring.RuleSet, user: User | None = None
 ) -> RuleSet:
     """Change an unused rule set's name and stakes. Its row is locked first: a hand being scored
-    under it holds the same lock (club.play.services.locks), so either the change is saved before the
+    under it holds the same lock (club.play.services.locks), so either the change is saved before
+    the
     hand reads the stakes, or the hand is saved first and the change is refused."""
     check_unit(rule_set.club, rules)
     with transaction.atomic():

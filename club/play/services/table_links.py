@@ -149,8 +149,8 @@ def confirm_hand(
     """A second player (through the link, naming themselves) or a secretary confirms a hand
     entered at the table. Refused if the hand changed since it was shown, or the night closed."""
     with transaction.atomic():
-        # The night first, as every write of a night (club.play.services.locks): a confirmation racing
-        # a delete or a close at the same night takes its turn instead of deadlocking.
+        # The night first, as every write of a night (club.play.services.locks): a confirmation
+        # racing a delete or a close at the same night takes its turn instead of deadlocking.
         try:
             night = lock_night(hand.table.night_id)
         except NightGone as gone:

@@ -2,7 +2,7 @@
 
 A save answers with the next hand's form, and its forty-odd chips drawn by the template engine
 were most of the save's time (each chip is a dozen `if`s). The markup is the same as a template
-would make; `tests/club/templatetags/test_chips.py` holds it to the form's chips.
+would make; `tests/play/test_chips.py` holds it to the form's chips.
 """
 
 from __future__ import annotations

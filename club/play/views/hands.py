@@ -1,10 +1,12 @@
 """The table page, the heart of the product: the sheet of hands with every player's amount and the
 running totals, and entering, correcting and deleting hands. Views only: the page is drawn by
-club.play.views.table_page, a new hand is saved by club.play.views.hand_save, and every change goes through
+club.play.views.table_page, a new hand is saved by club.play.views.hand_save, and every change goes
+through
 club.play.services.hands (one transaction, conflicts, audit).
 
 The same views serve a member of the club logged in and a phone that opened a table's link
-(club/play/views/table_links.py): each takes a TableRoute (club.play.views.table_route), which says who may
+(club/play/views/table_links.py): each takes a TableRoute (club.play.views.table_route), which says
+who may
 change hands, who the audit trail records, and the URLs the page and its partials use.
 """
 

@@ -3,7 +3,8 @@ running net and the settle-up as it stands, for a phone or a projector. Public w
 public, else for its members.
 
 The page polls itself with htmx every second, sending the revision it shows (`?since=`). When the
-cache holds that revision as the night's mark (club.lib.live_marks), nothing changed: the answer is an
+cache holds that revision as the night's mark (club.lib.live_marks), nothing changed: the answer is
+an
 empty 204 (or a 304 for If-None-Match) before the session, the club or the database is read.
 Otherwise the board is read as any page is, after the access checks, and its revision becomes
 the mark.

@@ -23,7 +23,6 @@ from club.clubs.queries import access
 from club.clubs.queries.access import login_if_hidden
 from club.clubs.services import setup as services
 from club.lib.words import count
-from club.play import signals
 from club.play.forms.nights import (
     MAX_TABLES,
     BaseEditTableFormSet,
@@ -47,7 +46,7 @@ from club.play.queries.night import (
 from club.play.queries.night_clashes import Clash, seated_elsewhere
 from club.play.queries.sheet_version import night_etag
 from club.play.queries.table_links import unconfirmed_hands
-from club.play.services import night_setup
+from club.play.services import night_setup, signals
 from club.play.services.hands import HandConflict
 from club.play.services.nights import close_night, reopen_night
 

@@ -1,6 +1,8 @@
-"""The table page drawn for a route (club.play.views.table_route): the whole page, the entry area alone,
+"""The table page drawn for a route (club.play.views.table_route): the whole page, the entry area
+alone,
 or the entry area with what changed on the sheet, and the answers to a refused change. The table
-page's views (club.play.views.hands), the save (club.play.views.hand_save) and the table link's views draw
+page's views (club.play.views.hands), the save (club.play.views.hand_save) and the table link's
+views draw
 through these; none of them decides anything about a hand.
 
 With htmx the page swaps partials of templates/club/table.html; without it, the same URLs answer
@@ -19,7 +21,6 @@ from club.clubs.queries import access
 from club.lib.htmx import htmx
 from club.lib.names import short_names
 from club.lib.posted import posted_id
-from club.play import signals
 from club.play.forms.hand_factories import new_hand_form
 from club.play.forms.hands import HandForm
 from club.play.models import Hand, Night, Table
@@ -27,6 +28,7 @@ from club.play.queries import night_access
 from club.play.queries.sheet_version import etag_of_hands
 from club.play.queries.table_sheet import TableSheet, prefetch_seats, table_sheet, table_totals
 from club.play.services import hands as hand_service
+from club.play.services import signals
 from club.play.views.table_route import PAGE, TableRoute
 
 CLOSED_MESSAGE = (

@@ -1,5 +1,6 @@
 """Revoking and re-issuing an issued token, a table's link or a table's card, for the club's
-secretary: GET asks to confirm and says what it means, POST does it (club.play.services.tokens, which
+secretary: GET asks to confirm and says what it means, POST does it (club.play.services.tokens,
+which
 audits it). Another club's link or card is a 404, as a missing one; only a secretary may.
 """
 

@@ -1,7 +1,8 @@
 """Running a tournament: setting it up with its entrants, drawing each round's seats from
 `scoring.seating.plan`, late entries and withdrawals between rounds, and closing rounds.
 
-A tournament is a night played in rounds (club/tournaments/models/tournaments.py). When a round opens, its
+A tournament is a night played in rounds (club/tournaments/models/tournaments.py). When a round
+opens, its
 tables are created from the plan, computed for the entrants of that round with the rounds already
 drawn as `played`, so re-planning never moves anyone who has sat down: the plan keeps those rounds
 unchanged and seats the rest around them. Hands are then entered at those tables through the

@@ -3,7 +3,8 @@
     python manage.py import_club FILE [--slug NEW] [--into SLUG] [--dry-run] [--carry-settle-ups]
 
 Into a new club (its slug from the file, or --slug), or with --into adds the file's nights to an
-existing club. A .csv file (paper sheets, club/interchange/format/csv_sheets.py) needs --into. All or
+existing club. A .csv file (paper sheets, club/interchange/format/csv_sheets.py) needs --into. All
+or
 nothing: any problem is printed, with where it is, to standard error, nothing is written and the
 exit status is 1. FILE "-" reads standard input. --carry-settle-ups gives each closed night the
 file gives no `debts` the money owed that closing it makes (as the Import page's checkbox does).

@@ -29,7 +29,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--sizes", default="10k,100k,1m", help="comma-separated: 10k,100k,1m")
         parser.add_argument("--runs", type=int, default=15, help="timed runs per figure")
-        # Concurrent hand entry over HTTP (club/operations/bench/entry.py) instead of the page timings.
+        # Concurrent hand entry over HTTP (club/operations/bench/entry.py) instead of the page
+        # timings.
         parser.add_argument(
             "--entry", action="store_true", help="time N tables saving M hands at once over HTTP"
         )
@@ -39,7 +40,8 @@ class Command(BaseCommand):
         # As docs/operators.md runs a node on two cores: 2 x cores + 1 workers of one thread.
         parser.add_argument("--workers", type=int, default=5, help="--entry: gunicorn workers")
         parser.add_argument("--threads", type=int, default=1, help="--entry: threads a worker")
-        # Many clubs at once over two web nodes on PostgreSQL and Redis (club/operations/bench/many_clubs.py).
+        # Many clubs at once over two web nodes on PostgreSQL and Redis
+        # (club/operations/bench/many_clubs.py).
         parser.add_argument(
             "--many-clubs",
             action="store_true",
@@ -54,7 +56,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--interchange",
             action="store_true",
-            help="instead: export and import of the club data file (club/operations/bench/interchange.py)",
+            help="instead: export and import of the club data file",
         )
         parser.add_argument(
             "--grades", metavar="SLUG", help="only the grade figures, for this club (see below)"
@@ -67,22 +69,22 @@ class Command(BaseCommand):
         parser.add_argument(
             "--draw",
             action="store_true",
-            help="only the draw's quality (club/operations/bench/draw.py): repeats against a random draw",
+            help="only the draw's quality: repeats against a random draw",
         )
         parser.add_argument(
             "--save",
             action="store_true",
-            help="only one save in-process (club/operations/bench/save.py): time, CPU, queries, answer size",
+            help="only one save in-process: time, CPU, queries, answer size",
         )
         parser.add_argument(
             "--live",
             action="store_true",
-            help="only the live board (club/operations/bench/live.py): its polls, and how soon a save shows",
+            help="only the live board: its polls, and how soon a save shows",
         )
         parser.add_argument(
             "--ledger",
             action="store_true",
-            help="only the after-the-night figures (club/operations/bench/ledger.py): publishing, the ledger",
+            help="only the after-the-night figures: publishing, the ledger",
         )
 
     def handle(self, *args: object, **options: Any) -> None:
@@ -176,7 +178,8 @@ class Command(BaseCommand):
                     f"{size:>6} {count:>9} {t.page:<10} {t.page_ms:8.1f} {t.sql_ms:7.1f} "
                     f"{t.ratio:6.2f} {t.aggregate_ms:12.1f} {t.queries:>7} {lines_ms}"
                 )
-        # Printed sheets (club/operations/bench/sheets.py): our PDF views against WeasyPrint on the same HTML.
+        # Printed sheets (club/operations/bench/sheets.py): our PDF views against WeasyPrint on the
+        # same HTML.
         from club.operations.bench import sheets
 
         timings, final = sheets.bench_sheets(runs=max(3, runs // 3))
@@ -185,7 +188,8 @@ class Command(BaseCommand):
         self._grades(self._seed(sizes[-1]), runs)
 
     def _grades(self, club: Club, runs: int) -> None:
-        """The Solo grade: a rebuild, and what it adds to a hand save (club/operations/bench/grades.py)."""
+        """The Solo grade: a rebuild, and what it adds to a hand save
+        (club/operations/bench/grades.py)."""
         from club.operations.bench.grades import bench_grades
         from club.operations.bench.grades import report as grades_report
 

@@ -1,5 +1,6 @@
 """`manage.py db_worker`: django-tasks-db's worker, with the same options, that outlives a
-database restart and takes up the tasks a dead worker left running (club/operations/services/worker.py)."""
+database restart and takes up the tasks a dead worker left running
+(club/operations/services/worker.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The background queue's failed and stuck tasks, for an operator (club/operations/services/task_queue.py).
+"""The background queue's failed and stuck tasks, for an operator
+(club/operations/services/task_queue.py).
 
     python manage.py tasks list          # failed and stuck tasks: id, task, times, the error
     python manage.py tasks retry ID      # queue it again with the same arguments
