@@ -40,7 +40,7 @@ def test_each_changelist_lists_its_rows(superuser_client, table4, players, secre
             ), url
     assert (
         "Hand 1"
-        in superuser_client.get(reverse("admin:club_hand_change", args=[hand.pk])).content.decode()
+        in superuser_client.get(reverse("admin:play_hand_change", args=[hand.pk])).content.decode()
     )
 
 
@@ -52,9 +52,9 @@ def test_derived_rows_cannot_be_added_changed_or_deleted(
     record_hand(table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), secretary)
     row = model.objects.first()
     name = model._meta.model_name
-    assert superuser_client.get(reverse(f"admin:club_{name}_add")).status_code == 403
+    assert superuser_client.get(reverse(f"admin:{model._meta.app_label}_{name}_add")).status_code == 403
     response = superuser_client.post(
-        reverse(f"admin:club_{name}_delete", args=[row.pk]), {"post": "yes"}
+        reverse(f"admin:{model._meta.app_label}_{name}_delete", args=[row.pk]), {"post": "yes"}
     )
     assert response.status_code == 403
     assert model.objects.filter(pk=row.pk).exists()
@@ -90,7 +90,7 @@ def test_a_hands_admin_page_cannot_change_its_score_or_its_score_lines(
         table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), secretary
     )
     lines = sorted(ScoreLine.objects.values_list("player_id", "amount", "points"))
-    url = reverse("admin:club_hand_change", args=[hand.pk])
+    url = reverse("admin:play_hand_change", args=[hand.pk])
     data = _change_form_data(superuser_client.get(url))
     data |= {"tricks": 9, "contract": "abundance", "declarer": ann.pk, "notes": "Checked"}
     data |= {key: 999 for key in data if key.endswith("-points")}
@@ -101,7 +101,7 @@ def test_a_hands_admin_page_cannot_change_its_score_or_its_score_lines(
     assert hand.notes == "Checked"  # a note may still be added
     assert sorted(ScoreLine.objects.values_list("player_id", "amount", "points")) == lines
     assert sorted(NightTotal.objects.values_list("player_id", "net", "points")) == lines
-    assert superuser_client.get(reverse("admin:club_hand_add")).status_code == 403
+    assert superuser_client.get(reverse("admin:play_hand_add")).status_code == 403
 
 
 def test_what_scored_hands_depend_on_is_fixed_in_the_admin(
@@ -112,26 +112,26 @@ def test_what_scored_hands_depend_on_is_fixed_in_the_admin(
     ann, bob = players[:2]
     record_hand(table4, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), secretary)
 
-    page = superuser_client.get(reverse("admin:club_ruleset_change", args=[hoyle.pk]))
+    page = superuser_client.get(reverse("admin:clubs_ruleset_change", args=[hoyle.pk]))
     assert 'name="data"' not in page.content.decode()  # shown, not editable
     before = dict(hoyle.data)
     superuser_client.post(
-        reverse("admin:club_ruleset_change", args=[hoyle.pk]),
+        reverse("admin:clubs_ruleset_change", args=[hoyle.pk]),
         {"name": hoyle.name, "data": '{"name": "x"}'},
     )
     hoyle.refresh_from_db()
     assert hoyle.data == before
 
-    page = superuser_client.get(reverse("admin:club_season_change", args=[season.pk]))
+    page = superuser_client.get(reverse("admin:clubs_season_change", args=[season.pk]))
     body = page.content.decode()
     assert 'name="rule_set"' not in body and 'name="standings_rule_set"' not in body
 
     seat = Seat.objects.filter(table=table4).first()
-    change = reverse("admin:club_seat_change", args=[seat.pk])
+    change = reverse("admin:play_seat_change", args=[seat.pk])
     superuser_client.post(
         change, {"table": table4.pk, "position": seat.position, "player": players[8].pk}
     )
     seat.refresh_from_db()
     assert seat.player != players[8]
-    delete = reverse("admin:club_seat_delete", args=[seat.pk])
+    delete = reverse("admin:play_seat_delete", args=[seat.pk])
     assert superuser_client.post(delete, {"post": "yes"}).status_code == 403

@@ -52,17 +52,17 @@ def test_a_closed_night_and_its_hands_are_read_only_in_the_admin(
     admin_client, night, hand, secretary
 ):
     close_night(night, secretary)
-    url = reverse("admin:club_night_change", args=[night.pk])
+    url = reverse("admin:play_night_change", args=[night.pk])
     response = admin_client.post(url, _night_form(night, title="Rewritten", status="open"))
     assert response.status_code == 403
     night.refresh_from_db()
     assert night.is_closed and night.title == ""
-    hand_url = reverse("admin:club_hand_change", args=[hand.pk])
+    hand_url = reverse("admin:play_hand_change", args=[hand.pk])
     assert admin_client.post(hand_url, {"notes": "changed"}).status_code == 403
-    delete = reverse("admin:club_hand_delete", args=[hand.pk])
+    delete = reverse("admin:play_hand_delete", args=[hand.pk])
     assert admin_client.post(delete, {"post": "yes"}).status_code == 403
     assert Hand.objects.get(pk=hand.pk).notes == ""
-    night_delete = reverse("admin:club_night_delete", args=[night.pk])
+    night_delete = reverse("admin:play_night_delete", args=[night.pk])
     assert admin_client.post(night_delete, {"post": "yes"}).status_code == 403
     assert Night.objects.filter(pk=night.pk).exists()
     # The page still shows it.
@@ -71,7 +71,7 @@ def test_a_closed_night_and_its_hands_are_read_only_in_the_admin(
 
 def test_the_admin_cannot_reopen_a_night(admin_client, night, secretary):
     """Status is never edited in the admin: closing and reopening lock and audit in the app."""
-    url = reverse("admin:club_night_change", args=[night.pk])
+    url = reverse("admin:play_night_change", args=[night.pk])
     response = admin_client.post(url, _night_form(night, status="closed"))
     assert response.status_code == 302
     night.refresh_from_db()
@@ -91,7 +91,7 @@ def test_a_nights_season_is_fixed_once_it_has_hands(
     ours = Season.objects.create(
         club=club, name="Ours", start=dt.date(2026, 1, 1), end=dt.date(2026, 12, 31), rule_set=hoyle
     )
-    url = reverse("admin:club_night_change", args=[night.pk])
+    url = reverse("admin:play_night_change", args=[night.pk])
     for season in (theirs, ours):
         response = admin_client.post(url, _night_form(night, season=season.pk))
         assert response.status_code in (200, 302)
@@ -109,7 +109,7 @@ def test_a_night_without_hands_moves_only_within_its_club(
         end=dt.date(2026, 12, 31),
         rule_set=rule_set_from_preset(other_club, "hoyle"),
     )
-    url = reverse("admin:club_night_change", args=[night.pk])
+    url = reverse("admin:play_night_change", args=[night.pk])
     response = admin_client.post(url, _night_form(night, season=theirs.pk))
     assert response.status_code == 200  # the form again, with the error
     night.refresh_from_db()
@@ -124,7 +124,7 @@ def test_a_night_without_hands_moves_only_within_its_club(
 
 def test_admin_changes_write_audit_events(admin_client, root, club, players, night):
     ann = players[0]
-    url = reverse("admin:club_player_change", args=[ann.pk])
+    url = reverse("admin:clubs_player_change", args=[ann.pk])
     form = {"club": club.pk, "name": "Ann Baxter", "active": "on", "email_results": "on"}
     response = admin_client.post(url, form)
     assert response.status_code == 302
@@ -135,15 +135,15 @@ def test_admin_changes_write_audit_events(admin_client, root, club, players, nig
         {"name": "Ann Baxter"},
     )
     # A night's title: the event is in the night's trail.
-    url = reverse("admin:club_night_change", args=[night.pk])
+    url = reverse("admin:play_night_change", args=[night.pk])
     admin_client.post(url, _night_form(night, title="Christmas"))
     event = AuditEvent.objects.filter(user=root, night=night).get()
     assert event.after == {"title": "Christmas"}
     # A new player, then deleted.
-    admin_client.post(reverse("admin:club_player_add"), form | {"name": "Zed"})
+    admin_client.post(reverse("admin:clubs_player_add"), form | {"name": "Zed"})
     zed = Player.objects.get(name="Zed")
     assert AuditEvent.objects.filter(user=root, action="create", subject__contains="Zed").exists()
-    admin_client.post(reverse("admin:club_player_delete", args=[zed.pk]), {"post": "yes"})
+    admin_client.post(reverse("admin:clubs_player_delete", args=[zed.pk]), {"post": "yes"})
     assert not Player.objects.filter(pk=zed.pk).exists()
     deleted = AuditEvent.objects.get(user=root, action="delete")
     assert deleted.before["name"] == "Zed" and deleted.club_id == club.pk

@@ -111,9 +111,9 @@ def superuser_client(client, django_user_model):
 def test_admin_cannot_delete_scored_hands_by_cascade(superuser_client, scored, model):
     row = model.objects.first()
     name = model._meta.model_name
-    delete_url = reverse(f"admin:club_{name}_delete", args=[row.pk])
+    delete_url = reverse(f"admin:{model._meta.app_label}_{name}_delete", args=[row.pk])
     assert superuser_client.post(delete_url, {"post": "yes"}).status_code == 403
-    changelist = reverse(f"admin:club_{name}_changelist")
+    changelist = reverse(f"admin:{model._meta.app_label}_{name}_changelist")
     response = superuser_client.post(
         changelist, {"action": "delete_selected", "_selected_action": [row.pk], "post": "yes"}
     )
@@ -125,6 +125,6 @@ def test_admin_cannot_delete_scored_hands_by_cascade(superuser_client, scored, m
 
 def test_admin_cannot_delete_or_edit_audit_events(superuser_client, scored):
     event = AuditEvent.objects.first()
-    delete_url = reverse("admin:club_auditevent_delete", args=[event.pk])
+    delete_url = reverse("admin:clubs_auditevent_delete", args=[event.pk])
     assert superuser_client.post(delete_url, {"post": "yes"}).status_code == 403
     assert AuditEvent.objects.filter(pk=event.pk).exists()

@@ -333,20 +333,20 @@ def test_the_operator_sees_closed_clubs_in_the_admin_and_reopens_one(
     operator = django_user_model.objects.create_superuser("op", "op@example.org", "pw")
     client.force_login(operator)
     clubs_lifecycle.close_club(club, secretary)
-    changelist = client.get(reverse("admin:club_club_changelist")).content.decode()
+    changelist = client.get(reverse("admin:clubs_club_changelist")).content.decode()
     assert (
         "Crown &amp; Anchor Solo School" in changelist and "Closed by its secretary" in changelist
     )
     # A closed club keeps its address: the admin says so instead of failing on the database.
     taken = client.post(
-        reverse("admin:club_club_add"),
+        reverse("admin:clubs_club_add"),
         {"name": "Copy", "slug": "crown", "unit_kind": "money", "minor_units": 100,
          "correction_minutes": 30, "odd_tables": "5", "time_zone": "Europe/London",
          "memberships-TOTAL_FORMS": 0, "memberships-INITIAL_FORMS": 0},
     )  # fmt: skip
     assert "The address crown is taken" in taken.content.decode()
     client.post(
-        reverse("admin:club_club_changelist"),
+        reverse("admin:clubs_club_changelist"),
         {"action": "reopen", "_selected_action": [club.pk]},
     )
     assert Club.objects.filter(pk=club.pk).exists()

@@ -319,7 +319,7 @@ def test_grade_settings_changed_in_the_admin_are_audited(client, club, django_us
     user = django_user_model.objects.create_superuser("root", "root@example.org", "pw-root")
     client.force_login(user)
     response = client.post(
-        reverse("admin:club_gradesettings_add"),
+        reverse("admin:grades_gradesettings_add"),
         {"club": club.pk, "enabled": "", "min_hands": 30, "ladder_by_grade": ""},
     )
     assert response.status_code == 302

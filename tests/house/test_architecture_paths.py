@@ -17,6 +17,8 @@ def named_paths(text: str) -> set[str]:
     first
     word of each line of its folder map (a fenced block). URLs (/t/<token>/) and commands with
     arguments are not paths."""
+    # The module map's first column names the modules of the one app as they were: history.
+    text = re.sub(r"^\| `[^`]+` \|", "|", text, flags=re.M)
     names = set(re.findall(r"`([^`\s]+)`", text))
     for block in re.findall(r"```\n(.*?)```", text, re.DOTALL):
         names |= {line.split()[0] for line in block.splitlines() if line[:1].strip()}
@@ -31,7 +33,12 @@ def named_paths(text: str) -> set[str]:
 def test_every_path_the_architecture_guide_names_exists():
     paths = named_paths(GUIDE.read_text())
     assert len(paths) > 40  # the map, the table of layers, "where a change goes"
-    missing = sorted(p for p in paths if not any(ROOT.glob(p.rstrip("/"))))  # docs/*.md too
+    # docs/*.md too; a folder of every app (`views/`) is found in the apps (club/*/views).
+    missing = sorted(
+        p
+        for p in paths
+        if not any(ROOT.glob(p.rstrip("/"))) and not any(ROOT.glob("club/*/" + p.rstrip("/")))
+    )
     assert not missing, "docs/architecture.md names paths that do not exist: " + ", ".join(missing)
 
 

@@ -118,12 +118,12 @@ def test_the_admin_refuses_a_rule_set_in_another_currency(client, club, django_u
         "preset": "cents",
         "data": json.dumps(scoring.preset("cents").to_dict()),
     }
-    response = client.post(reverse("admin:club_ruleset_add"), data)
+    response = client.post(reverse("admin:clubs_ruleset_add"), data)
     assert response.status_code == 200
     assert CENTS_IN_PENCE in response.content.decode()
     assert not RuleSet.objects.exists()
     data["data"] = json.dumps(scoring.preset("hoyle").to_dict())
-    response = client.post(reverse("admin:club_ruleset_add"), data)
+    response = client.post(reverse("admin:clubs_ruleset_add"), data)
     assert response.status_code == 302
     assert RuleSet.objects.get().rules.unit == "pence"
 

@@ -20,7 +20,7 @@ def client_for(user) -> Client:
 @pytest.fixture
 def renders(monkeypatch):
     """Count the score cards actually laid out (the slow part)."""
-    from club.grades.views import sheets
+    from club.play.views import sheets
 
     calls = []
     real = sheets.render_pdf

@@ -91,7 +91,7 @@ def test_closed_sheet_is_kept_and_served_with_an_etag(
 def test_kept_sheet_is_not_rendered_again(client, closed, secretary, monkeypatch):
     client.force_login(secretary)
     client.get(url_of(closed))
-    from club.grades.views import sheets as sheet_views
+    from club.play.views import sheets as sheet_views
 
     def refuse(*args, **kwargs):
         raise AssertionError("rendered again")

@@ -317,8 +317,7 @@ def _night_page(
 
 
 def _table_page(sender: object, route: Any, **kwargs: object) -> dict[str, Any]:
-    if route.via is None or not route.night.is_closed:
-        return {}
+    # Sent for a table's link (route.via) on a closed night only (club/play/views/table_page.py).
     # Money owed to this table's players, marked paid by the payee at the table.
     return {
         "owed_rows": link_pay_rows(
