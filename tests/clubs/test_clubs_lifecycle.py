@@ -106,7 +106,7 @@ def doomed_club() -> Club:
     if pair is not None:
         ledger.net_pair(club, Player.objects.get(pk=pair[0]), Player.objects.get(pk=pair[1]), None)
     queued("club.grades.services.grades.drain_grades", club.pk)
-    queued("club.tasks.publish_when_due", open_night.pk)
+    queued("club.money.services.publish.publish_when_due", open_night.pk)
     return club
 
 

@@ -26,10 +26,10 @@ pytestmark = pytest.mark.django_db
 
 def run(*args: str) -> tuple[int, str, str]:
     """Run a command as `manage.py` does: its exit status, standard output and error."""
-    from django.core.management import load_command_class
+    from django.core.management import get_commands, load_command_class
 
     out, err = io.StringIO(), io.StringIO()
-    command = load_command_class("club", args[0])
+    command = load_command_class(get_commands()[args[0]], args[0])
     command.stdout._out = out  # type: ignore[attr-defined]
     command.stderr._out = err  # type: ignore[attr-defined]
     try:

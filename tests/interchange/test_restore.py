@@ -97,7 +97,7 @@ def test_dumpdata_then_loaddata_into_an_empty_database_restores_everything(
     dump = tmp_path / "backup.json.gz"
     _dump(dump)
     with gzip.open(dump) as dumped:
-        assert any(row["model"] == "club.nighttotal" for row in json.loads(dumped.read()))
+        assert any(row["model"] == "play.nighttotal" for row in json.loads(dumped.read()))
 
     call_command("flush", "--noinput", verbosity=0)
     assert not ScoreLine.objects.exists() and not NightTotal.objects.exists()
@@ -132,7 +132,7 @@ def test_a_dump_without_the_night_totals_restores_them_from_the_score_lines(
         "dumpdata",
         "--natural-foreign",
         "--natural-primary",
-        *(f"--exclude={label}" for label in [*EXCLUDE, "club.nighttotal"]),
+        *(f"--exclude={label}" for label in [*EXCLUDE, "play.nighttotal"]),
         output=str(dump),
         verbosity=0,
     )
