@@ -13,7 +13,8 @@ from a11y import assert_no_axe_violations
 from playwright.sync_api import Page
 
 from club.clubs.models import Membership, Role
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night
 from club.play.services.table_links import night_links

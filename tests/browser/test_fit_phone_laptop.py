@@ -13,7 +13,8 @@ from playwright.sync_api import Page, expect
 from club.clubs.models import Player
 from club.play.services import arrivals
 from club.play.services import tokens as token_service
-from club.play.services.hands import HandEntry, next_hand, record_hand
+from club.play.services.hand_entry import HandEntry, next_hand
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 from club.play.services.table_links import night_links
 

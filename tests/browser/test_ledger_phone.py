@@ -7,7 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from club.money.models import Debt, Settlement
-from club.play.services.hands import HandEntry, next_hand, record_hand
+from club.play.services.hand_entry import HandEntry, next_hand
+from club.play.services.hands import record_hand
 from club.play.services.nights import close_night
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -232,7 +232,8 @@ def test_a_hand_kept_offline_while_the_table_moved_on_asks_before_it_is_saved(
 def test_the_night_page_refreshes_itself_when_a_table_saves_a_hand(
     phone, live_server, club, viewer, secretary, night, table4, players
 ):
-    from club.play.services.hands import HandEntry, record_hand
+    from club.play.services.hand_entry import HandEntry
+    from club.play.services.hands import record_hand
 
     ann, bob = players[:2]
     ctx, page = phone("viewer")

@@ -10,7 +10,8 @@ from a11y import assert_no_axe_violations
 from playwright.sync_api import Page, expect
 
 from club.clubs.models import Player
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 from club.tournaments.services import tournaments as services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

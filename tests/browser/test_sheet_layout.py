@@ -19,7 +19,8 @@ from entry_kit import tap
 from playwright.sync_api import Page, expect
 
 from club.clubs.models import Player, Role
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -10,7 +10,8 @@ import datetime as dt
 import pytest
 from playwright.sync_api import Page
 
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 from club.play.services.table_links import night_links
 

@@ -16,7 +16,8 @@ from playwright.sync_api import Page, expect
 import scoring
 from club.clubs.models import Player
 from club.play.models import Table
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 from club.tournaments.models import Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

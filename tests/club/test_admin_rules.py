@@ -12,7 +12,8 @@ from django.urls import reverse
 from club.clubs.models import AuditEvent, Player, Season
 from club.clubs.services.setup import rule_set_from_preset
 from club.play.models import Hand, Night
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 from club.play.services.nights import close_night
 
 

@@ -16,7 +16,8 @@ from club.clubs.models import Invitation, Membership, Player, Season
 from club.clubs.services.setup import rule_set_from_preset
 from club.money.models import Debt, Settlement
 from club.money.services.results_mail import unsubscribe_token
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 from club.play.services.table_cards import issue_cards
 from club.tournaments.services import tournaments as tournament_services

@@ -20,7 +20,8 @@ from club.clubs.models import Club, Invitation, Membership, Player, Role, Season
 from club.clubs.services.setup import rule_set_from_preset
 from club.money.models import Debt, Settlement
 from club.play.models import Hand
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 from club.play.services.table_cards import issue_cards
 from club.urls import club_patterns

@@ -26,7 +26,8 @@ from club.money.services import results_mail
 from club.play.services import table_cards as card_service
 from club.play.services import table_links as link_service
 from club.play.services import tokens as token_service
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 from club.tournaments.services import tournaments as tournament_services
 from tests.kits.tournament_kit import make_tournament

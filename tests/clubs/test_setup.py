@@ -20,7 +20,8 @@ from club.clubs.models import (
     RuleSet,
     Season,
 )
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 
 
 @pytest.fixture

@@ -14,7 +14,8 @@ from club.demo.services.demo import random_entry
 from club.grades.models import Grade, GradeBacklog, GradeLine, GradeNight
 from club.grades.services import grades
 from club.play.models import Hand, Seat, Table
-from club.play.services.hands import HandEntry, delete_hand, next_hand, record_hand, update_hand
+from club.play.services.hand_entry import HandEntry, next_hand
+from club.play.services.hands import delete_hand, record_hand, update_hand
 from club.play.services.night_setup import create_night, delete_night
 from scoring import grade as core
 

@@ -9,7 +9,8 @@ from django_tasks_db.models import DBTaskResult
 
 from club.grades.models import Grade, GradeBacklog
 from club.grades.services import grades
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 from tests.kits.worker_kit import a_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)

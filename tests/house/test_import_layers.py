@@ -194,18 +194,21 @@ def _rank(module: str, table: list[tuple[str, list[str]]]) -> int | None:
 
 
 def _layer(module: str, apps: list[tuple[str, list[str]]], layers) -> int | None:
-    """The layer of a module of an app: that of the first part of its path below the app's
-    package that a row names (club.play.views.nights -> views); None outside the apps' layers
-    (the project's modules, core, lib and scoring are a layer each, in the apps' table)."""
+    """The layer of a module of a Django app (a package with an apps.py): that of the first part
+    of its path below the app's package that a row names (club.play.views.nights -> views,
+    club.play.urls -> urls); None outside the apps (the project's modules, core, lib and scoring
+    are each a row of the apps' table, with no layers inside)."""
     app = _rank(module, apps)
     if app is None:
         return None
-    package = max((p for p in apps[app][1] if module == p or module.startswith(p + ".")), key=len)
-    below = module[len(package) + 1 :].split(".") if module != package else []
-    for part in below:
-        for rank, (_, names) in enumerate(layers):
-            if part in names:
-                return rank
+    holding = [p for p in apps[app][1] if module == p or module.startswith(p + ".")]
+    package = max(holding, key=len)
+    if not (ROOT / package.replace(".", "/") / "apps.py").is_file() or module == package:
+        return None
+    first = module[len(package) + 1 :].split(".")[0]
+    for rank, (_, names) in enumerate(layers):
+        if first in names:
+            return rank
     return None
 
 
@@ -312,7 +315,8 @@ def test_the_order_check_finds_imports_up_the_apps_and_the_layers(tmp_path, monk
     (tmp_path / "club" / "play" / "services" / "hands.py").write_text(
         "def later():\n    from club.play.views import nights\n    return nights\n"
     )
-    (tmp_path / "stray.py").write_text("import scoring\n")
+    for app in ("club/clubs", "club/play"):
+        (tmp_path / app / "apps.py").write_text("")
     guide = tmp_path / "architecture.md"
     guide.write_text(
         "| app | packages |\n|---|---|\n"

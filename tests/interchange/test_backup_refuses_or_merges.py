@@ -20,7 +20,8 @@ from club.money.models import Debt, Settlement
 from club.money.services import ledger
 from club.play.models import Hand, Night, TableCard
 from club.play.services import table_cards
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 from club.play.services.nights import close_night
 
 pytestmark = pytest.mark.django_db

@@ -27,7 +27,8 @@ from club.interchange.services.importer import import_document
 from club.money.models import Settlement
 from club.money.services import ledger, publish
 from club.play.services import arrivals, table_cards
-from club.play.services.hands import next_hand, record_hand
+from club.play.services.hand_entry import next_hand
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night, reopen_night
 from club.tournaments.services import tournaments as tournament_services

@@ -9,8 +9,8 @@ import pytest
 
 import scoring
 from club.clubs.models import Player
-from club.interchange.format.csv_sheets import read_csv, template
 from club.interchange.format.document import ImportRefused
+from club.interchange.services.csv_sheets import read_csv, template
 from club.interchange.services.importer import import_document
 from club.play.models import Hand, Night
 from tests.interchange.test_bad_input import counts

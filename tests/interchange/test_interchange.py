@@ -16,9 +16,8 @@ from django.urls import reverse
 from club.clubs.models import AuditEvent, Player, Season
 from club.demo.services import demo
 from club.interchange import MAX_BYTES, SCHEMA_PATHS
-from club.interchange.format import csv_sheets
 from club.interchange.models import StagedUpload
-from club.interchange.services import staging
+from club.interchange.services import csv_sheets, staging
 from club.interchange.services.export import export_document
 from club.play.models import Hand, Night
 from tests.interchange.test_bad_input import counts, sample

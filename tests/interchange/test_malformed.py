@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scoring
-from club.interchange.format.csv_sheets import read_csv
 from club.interchange.format.document import Document, ImportRefused, read
+from club.interchange.services.csv_sheets import read_csv
 from club.interchange.services.importer import existing_for, import_document
 from tests.interchange.test_bad_input import counts, sample
 

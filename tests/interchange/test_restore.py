@@ -16,7 +16,8 @@ from django.db.models import Count, Q, Sum
 from club.clubs.models import AuditEvent, Player
 from club.money.models import Debt
 from club.play.models import Hand, NightTotal, ScoreLine
-from club.play.services.hands import HandEntry, delete_hand, record_hand, update_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import delete_hand, record_hand, update_hand
 from club.play.services.nights import close_night
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -22,7 +22,8 @@ from club.interchange.format.document import read
 from club.interchange.services.export import export_document, export_text
 from club.interchange.services.importer import UNIT_SETTINGS, import_document
 from club.play.models import Hand, Night, ScoreLine
-from club.play.services.hands import HandEntry, next_hand, record_hand
+from club.play.services.hand_entry import HandEntry, next_hand
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 from club.tournaments.models import Tournament
 from tests.kits.interchange_kit import check_schema, figures, rich_club, round_trip, without_moment

@@ -20,7 +20,8 @@ from club.interchange.format.document import read
 from club.interchange.services.export import export_text
 from club.interchange.services.importer import import_document
 from club.play.models import Hand, Night, NightTotal, ScoreLine
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night
 from club.tournaments.services import tournaments as tournament_services

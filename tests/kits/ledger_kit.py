@@ -9,7 +9,8 @@ from django.db.models import Sum
 import scoring
 from club.clubs.models import Player
 from club.play.models import Night, ScoreLine
-from club.play.services.hands import HandEntry, next_hand, record_hand
+from club.play.services.hand_entry import HandEntry, next_hand
+from club.play.services.hands import record_hand
 
 
 def play(table, user, declarer, contract="solo", tricks=5, partner=None):

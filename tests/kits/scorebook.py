@@ -12,7 +12,8 @@ from html.parser import HTMLParser
 import scoring
 from club.clubs.models import Player, Season
 from club.play.models import Night
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 
 
@@ -31,7 +32,7 @@ def play(
     table: int = 1,
 ):
     """Record one hand at the night's table, dealt by whoever the rotation says."""
-    from club.play.services.hands import next_hand
+    from club.play.services.hand_entry import next_hand
 
     t = night.tables.get(number=table)
     dealer = next_hand(t)["dealer"]

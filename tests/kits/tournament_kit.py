@@ -12,7 +12,8 @@ from html.parser import HTMLParser
 import scoring
 from club.clubs.models import Player, Season
 from club.play.models import Table
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 from club.tournaments.models import Tournament
 from club.tournaments.services import tournaments as services
 

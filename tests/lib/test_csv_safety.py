@@ -87,11 +87,11 @@ def test_standings_csv_neutralises_a_players_formula_name(client, secretary, nig
 
 
 def test_paper_sheet_template_is_written_safely_and_reads_back(club, season, players):
-    """The data file's CSV template (club.interchange.format.csv_sheets) goes through csv_safety
+    """The data file's CSV template (club.interchange.services.csv_sheets) goes through csv_safety
     too: its
     amounts cell "-6; 18; -6; -6" is not a number, so a spreadsheet would take it for a formula;
     written with an apostrophe, it still imports (as after a text editor, which keeps it)."""
-    from club.interchange.format.csv_sheets import read_csv, template
+    from club.interchange.services.csv_sheets import read_csv, template
 
     rows = list(csv.reader(io.StringIO(template())))
     cells = [cell for row in rows for cell in row]

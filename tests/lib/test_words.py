@@ -8,7 +8,8 @@ import pytest
 from django.urls import reverse
 
 from club.clubs.services.setup import rule_set_from_preset
-from club.play.services.hands import HandEntry, next_hand, record_hand
+from club.play.services.hand_entry import HandEntry, next_hand
+from club.play.services.hands import record_hand
 
 pytestmark = pytest.mark.django_db
 

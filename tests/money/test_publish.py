@@ -295,7 +295,7 @@ def test_secretary_corrects_in_the_window_scorer_cannot_and_nobody_after_publish
 
 
 def _entry(hand, tricks):
-    from club.play.services.hands import HandEntry
+    from club.play.services.hand_entry import HandEntry
 
     return HandEntry(
         dealer=hand.dealer, contract=hand.contract, declarer=hand.declarer, tricks=tricks

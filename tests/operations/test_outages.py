@@ -39,6 +39,8 @@ from club.operations.bench.many_clubs import node_env, start_node, wait_until_up
 from tests.kits.nodes_kit import ROOT, call, free_port
 from tests.kits.private_postgres import PrivatePostgres
 
+pytestmark = pytest.mark.slow  # real threads or processes, seconds each
+
 HTMX = {"HX-Request": "true"}
 HELD_TOO_LONG = 4  # TASKS_MAX_RUN_SECONDS on the nodes and the workers
 METRICS = "metrics-token-of-the-outages-test"
@@ -53,8 +55,6 @@ from club.play.services import arrivals, table_links
 from club.play.services import tokens as token_service
 from club.clubs.services.setup import rule_set_from_preset
 from club.play.services.night_setup import create_night
-
-pytestmark = pytest.mark.slow  # real threads or processes, seconds each
 club = Club.objects.create(
     name="Crown", slug="crown", correction_minutes=0, is_public=True, door_check_in=True
 )

@@ -18,7 +18,8 @@ from club.clubs.models import AuditEvent, Player
 from club.clubs.services.setup import SetupError
 from club.play.models import Hand, Night, Seat, Table, TableLink
 from club.play.services import arrivals, draw, nights, table_cards
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 from club.play.services.locks import lock_night
 from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night, reopen_night
@@ -575,7 +576,7 @@ def test_a_closed_draw_night_is_not_drawn_again_until_reopened(client, club, sea
 
 
 def _play_a_hand(table, user) -> None:
-    from club.play.services.hands import next_hand
+    from club.play.services.hand_entry import next_hand
 
     coming = next_hand(table)
     out = coming["sitting_out"]

@@ -17,14 +17,8 @@ from club.clubs.models import AuditEvent
 from club.play.models import Hand, ScoreLine
 from club.play.services import table_links as link_service
 from club.play.services import tokens as token_service
-from club.play.services.hands import (
-    EntryReused,
-    HandEntry,
-    entry_digest,
-    record_hand,
-    save_hand,
-    update_hand,
-)
+from club.play.services.hand_entry import HandEntry, entry_digest
+from club.play.services.hands import EntryReused, record_hand, save_hand, update_hand
 from tests.play.test_hand_save import HTMX, create_url, form_data, page_text
 from tests.play.test_table_page import chosen
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 
 pytestmark = (
     pytest.mark.slow

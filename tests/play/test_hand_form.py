@@ -11,7 +11,8 @@ import scoring
 from club.play.forms.hand_factories import edit_hand_form, new_hand_form
 from club.play.forms.hands import EditHandForm, NewHandForm
 from club.play.queries.table_sheet import prefetch_seats
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 
 

@@ -15,7 +15,8 @@ from django.test import Client
 from django.urls import reverse
 
 from club.play.models import Hand, ScoreLine
-from club.play.services.hands import HandConflict, HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import HandConflict, record_hand
 from tests.play.test_table_page import chosen
 
 

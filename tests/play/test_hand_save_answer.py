@@ -16,7 +16,8 @@ from django.urls import reverse
 
 from club.play.models import Hand
 from club.play.services import table_links as link_service
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 # The link with its table's seats (one read), the link's write limit (one statement: without

@@ -7,14 +7,8 @@ import pytest
 import scoring
 from club.clubs.models import AuditEvent
 from club.play.models import Hand, ScoreLine
-from club.play.services.hands import (
-    HandConflict,
-    HandEntry,
-    delete_hand,
-    next_hand,
-    record_hand,
-    update_hand,
-)
+from club.play.services.hand_entry import HandEntry, next_hand
+from club.play.services.hands import HandConflict, delete_hand, record_hand, update_hand
 from club.play.services.nights import close_night, reopen_night
 
 

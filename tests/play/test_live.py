@@ -15,7 +15,8 @@ from django.urls import reverse
 import scoring
 from club.clubs.models import Player
 from club.lib import live_marks
-from club.play.services.hands import HandEntry, delete_hand, record_hand, update_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import delete_hand, record_hand, update_hand
 from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night
 

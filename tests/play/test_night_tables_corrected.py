@@ -14,7 +14,8 @@ from django.urls import reverse
 from club.clubs.models import AuditEvent, Player
 from club.clubs.services.setup import SetupError
 from club.play.models import Hand, Night, NightTotal, ScoreLine, Seat, Table
-from club.play.services.hands import HandEntry, next_hand, record_hand
+from club.play.services.hand_entry import HandEntry, next_hand
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night, delete_night, edit_tables
 from club.play.services.nights import close_night
 

@@ -15,14 +15,8 @@ from django.urls import NoReverseMatch, reverse
 import scoring
 from club.clubs.models import AuditEvent, Club, Player, Season
 from club.play.models import Night, ScoreLine
-from club.play.services.hands import (
-    HandConflict,
-    HandEntry,
-    delete_hand,
-    next_hand,
-    record_hand,
-    update_hand,
-)
+from club.play.services.hand_entry import HandEntry, next_hand
+from club.play.services.hands import HandConflict, delete_hand, record_hand, update_hand
 from club.play.services.night_setup import create_night
 
 

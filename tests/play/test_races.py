@@ -12,7 +12,8 @@ from django.urls import reverse
 
 from club.clubs.models import RuleSet
 from club.play.models import Hand
-from club.play.services.hands import HandConflict, HandEntry, delete_hand, record_hand, update_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import HandConflict, delete_hand, record_hand, update_hand
 from club.play.services.nights import close_night, reopen_night
 from tests.kits.racing import needs_real_concurrency, race
 

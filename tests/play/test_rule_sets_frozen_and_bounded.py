@@ -9,7 +9,8 @@ import pytest
 from django.urls import reverse
 
 from club.clubs.services.setup import rule_set_from_preset
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 
 # -- a ladder rule set with scored points is frozen like one with scored hands -------------------
 

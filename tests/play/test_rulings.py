@@ -20,7 +20,8 @@ from club.interchange.services.export import export_text
 from club.interchange.services.importer import import_document
 from club.money.services import publish as publish_service
 from club.play.models import Hand
-from club.play.services.hands import HandEntry, next_hand, record_hand
+from club.play.services.hand_entry import HandEntry, next_hand
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night
 from tests.kits.interchange_kit import check_schema, figures

@@ -28,7 +28,8 @@ from club.money.services.publish import publish
 from club.play.models import Hand, ScoreLine
 from club.play.pdf import sheets
 from club.play.queries.night import night_summary
-from club.play.services.hands import HandEntry, next_hand, record_hand
+from club.play.services.hand_entry import HandEntry, next_hand
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night
 

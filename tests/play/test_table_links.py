@@ -21,7 +21,8 @@ from club.clubs.services.setup import rule_set_from_preset
 from club.play.models import Hand, TableLink
 from club.play.models.table_links import TOKEN_BYTES, derive_token, hash_token
 from club.play.services import table_links as link_service
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night
 from tests.kits.cache_kit import clear_own_keys

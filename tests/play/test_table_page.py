@@ -16,7 +16,8 @@ import scoring
 from club.clubs.models import AuditEvent, Player
 from club.clubs.services.setup import rule_set_from_preset
 from club.play.models import Hand, ScoreLine
-from club.play.services.hands import HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night
 

@@ -11,7 +11,8 @@ from django.db.models import Count, Q, Sum
 import scoring
 from club.clubs.services.setup import rule_set_from_preset
 from club.play.models import Hand, Night, NightTotal, ScoreLine
-from club.play.services.hands import HandEntry, delete_hand, score_lines_for, update_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import delete_hand, score_lines_for, update_hand
 from tests.kits.scorebook import night_with, play
 
 
@@ -83,7 +84,8 @@ def test_totals_follow_recording_correcting_and_deleting(season, players, secret
 
 def test_bulk_created_lines_are_totalled_like_seed_demo(season, players, secretary):
     """seed_demo bulk-creates hands and lines through score_lines_for: one statement."""
-    from club.play.services.hands import apply_result, score_entry
+    from club.play.services.hand_entry import score_entry
+    from club.play.services.hands import apply_result
 
     night = night_with(season, dt.date(2026, 10, 1), players[:4])
     table = night.tables.get()

@@ -10,7 +10,8 @@ from django.urls import reverse
 
 from club.clubs.models import AuditEvent
 from club.play.models import Hand
-from club.play.services.hands import HandConflict, HandEntry, record_hand
+from club.play.services.hand_entry import HandEntry
+from club.play.services.hands import HandConflict, record_hand
 from club.play.services.round_limit import refusal
 from club.tournaments.services import tournaments as services
 from tests.kits.tournament_kit import field, make_tournament, play_table, tables_of

@@ -17,13 +17,8 @@ from club.clubs.models import Club, Membership, Player, Role, Season
 from club.clubs.services.setup import rule_set_from_preset
 from club.lib.names import name_key
 from club.play.models import Hand, Night, Revoke, ScoreLine, Seat, Table
-from club.play.services.hands import (
-    HandEntry,
-    apply_result,
-    revoke_rows,
-    score_entry,
-    score_lines_for,
-)
+from club.play.services.hand_entry import HandEntry, score_entry
+from club.play.services.hands import apply_result, revoke_rows, score_lines_for
 
 PLAYER_NAMES = [
     "Ann Baxter", "Bob Mortimer", "Cathy O'Neill", "Dan Whitaker", "Eve Lambert", "Fay Okafor",

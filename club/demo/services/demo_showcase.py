@@ -26,7 +26,8 @@ from club.money.services import ledger, results_mail
 from club.money.services.publish import publish
 from club.play.models import Night, Table
 from club.play.services import table_cards
-from club.play.services.hands import HandEntry, next_hand, record_hand
+from club.play.services.hand_entry import HandEntry, next_hand
+from club.play.services.hands import record_hand
 from club.play.services.nights import close_night
 from club.tournaments.models import Tournament
 from club.tournaments.services import tournaments as tournament_service

@@ -4,7 +4,7 @@ Into a new club (its slug from the file, or another one), or into an existing cl
 file's nights are added: players and rule sets are matched by name (missing players are created),
 and a night the club already has (same season, date and title) is refused.
 
-Every hand is scored by the hand service's own code (club.play.services.hands.score_entry,
+Every hand is scored by the hand service's own code (club.play.services.hand_entry.score_entry,
 apply_result
 and score_line_rows, the path the table page and seed_demo take), under its season's rule set, so
 the score lines, night totals (the database's triggers) and ladder points are what the app would
@@ -51,13 +51,8 @@ from club.lib.words import count
 from club.money.models import Debt
 from club.money.services import ledger
 from club.play.models import Hand, Night, NightTotal, Revoke, ScoreLine, Seat, Table
-from club.play.services.hands import (
-    HandEntry,
-    apply_result,
-    revoke_rows,
-    score_entry,
-    score_line_rows,
-)
+from club.play.services.hand_entry import HandEntry, score_entry
+from club.play.services.hands import apply_result, revoke_rows, score_line_rows
 from club.tournaments.models.tournaments import Entry, Tournament
 
 UNIT_SETTINGS: dict[str, dict[str, Any]] = {

@@ -17,9 +17,9 @@ from club.clubs.models import Club
 from club.clubs.queries import access
 from club.clubs.queries.access import login_if_hidden
 from club.interchange import BACKUP, SCHEMA_PATHS, SHAREABLE, VERSIONS
-from club.interchange.format import csv_sheets, document
+from club.interchange.format import document
 from club.interchange.forms.interchange import ConfirmImportForm, ImportForm
-from club.interchange.services import staging
+from club.interchange.services import csv_sheets, staging
 from club.interchange.services.export import export_text
 from club.interchange.services.importer import Summary, existing_for, import_document
 from club.lib.words import count

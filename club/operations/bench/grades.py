@@ -28,7 +28,8 @@ from django.db.models import Max
 from club.clubs.models import Club, Player, Season
 from club.grades.services import grades
 from club.play.models import Hand, Night
-from club.play.services.hands import HandEntry, next_hand, record_hand, revoke_players, update_hand
+from club.play.services.hand_entry import HandEntry, next_hand, revoke_players
+from club.play.services.hands import record_hand, update_hand
 from club.play.services.night_setup import create_night, delete_night
 
 

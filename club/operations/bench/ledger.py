@@ -32,7 +32,8 @@ from club.demo.services.demo import random_entry
 from club.money.models import Debt, Publication
 from club.money.services import ledger, publish
 from club.play.models import Night
-from club.play.services.hands import next_hand, record_hand
+from club.play.services.hand_entry import next_hand
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night
 

@@ -36,7 +36,8 @@ from club.lib.live_marks import POLL_SECONDS
 from club.operations.bench.nights import played_night
 from club.play.models import Night
 from club.play.services import table_links as link_service
-from club.play.services.hands import next_hand, record_hand
+from club.play.services.hand_entry import next_hand
+from club.play.services.hands import record_hand
 
 SLUG = "bench-live"
 TABLES, HANDS = 15, 24

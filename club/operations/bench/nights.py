@@ -12,7 +12,8 @@ from club.clubs.models import Club, Player, Season
 from club.clubs.services.setup import rule_set_from_preset
 from club.demo.services import demo
 from club.play.models import Hand, HandTombstone, Night, ScoreLine, Seat, Table
-from club.play.services.hands import next_hand, record_hand
+from club.play.services.hand_entry import next_hand
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 
 

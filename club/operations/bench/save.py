@@ -40,7 +40,8 @@ from club.operations.bench.live import _served
 from club.operations.bench.nights import fresh_statistics, played_night
 from club.play.models import Hand, Night, ScoreLine, Table
 from club.play.services import table_links as link_service
-from club.play.services.hands import delete_hand, next_hand
+from club.play.services.hand_entry import next_hand
+from club.play.services.hands import delete_hand
 
 SLUG = "bench-save"
 SIZES = (10, 40)

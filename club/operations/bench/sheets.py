@@ -35,7 +35,8 @@ from club.clubs.models import Club, Membership, Role, Season
 from club.demo.services import demo
 from club.lib import pdf as render
 from club.play.models import Night
-from club.play.services.hands import next_hand, record_hand
+from club.play.services.hand_entry import next_hand
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 from club.play.services.nights import close_night, reopen_night
 

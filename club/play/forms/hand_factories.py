@@ -13,13 +13,13 @@ import scoring
 from club.clubs.models import Player
 from club.play.forms.hands import REVOKE_FIELDS, EditHandForm, NewHandForm
 from club.play.models import Hand, Table
-from club.play.services import hands as hand_service
-from club.play.services.hands import revoke_players
+from club.play.services import hand_entry
+from club.play.services.hand_entry import revoke_players
 
 
 def new_hand_form(table: Table, data: Mapping[str, Any] | None = None) -> NewHandForm:
     """The form for the next hand at the table: its number, dealer and rotating trump."""
-    defaults = hand_service.next_hand(table)
+    defaults = hand_entry.next_hand(table)
     return NewHandForm(
         data,
         table=table,
@@ -62,7 +62,7 @@ def posted_hand_form(table: Table, data: Mapping[str, Any]) -> NewHandForm:
         number = int(data.get("expected_number", ""))
     except (TypeError, ValueError):
         return new_hand_form(table, data)
-    seats = hand_service.seated_players(table)
+    seats = hand_entry.seated_players(table)
     if number < 1 or not seats:
         return new_hand_form(table, data)
     return _hand_form_at(table, number, seats[0], data, scores=False)
@@ -71,7 +71,7 @@ def posted_hand_form(table: Table, data: Mapping[str, Any]) -> NewHandForm:
 def following_hand_form(table: Table, hand: Hand) -> NewHandForm:
     """The fresh form for the hand after `hand`, just saved: the deal passes on (or stays, after
     a deal that did not count, where the rules say), with no query."""
-    seats = hand_service.seated_players(table)
+    seats = hand_entry.seated_players(table)
     keys = [str(p.pk) for p in seats]
     coming = scoring.table.next_deal(
         keys, str(hand.dealer_id), hand.outcome, hand.rule_set.rules, hand.number
@@ -83,7 +83,7 @@ def moved_on_form(table: Table, data: Mapping[str, Any]) -> NewHandForm:
     """What the scorer typed, as the table's next hand now: its number and dealer (the form's
     were for the hand someone else saved meanwhile, or for one after a missing hand), and a new
     client id: saved as that hand it is a new entry (its old id may name a hand saved already)."""
-    defaults = hand_service.next_hand(table)
+    defaults = hand_entry.next_hand(table)
     moved = QueryDict(mutable=True)
     moved.update(data)
     moved["expected_number"] = str(defaults["number"])

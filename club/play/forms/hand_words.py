@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import scoring
 from club.play.queries.rulings import rulings_text
-from club.play.services.hands import HandEntry, ScoredHand
+from club.play.services.hand_entry import HandEntry, ScoredHand
 
 ALL_PASSED_LABELS = {
     scoring.AllPassed.REDEAL: "All passed: redeal",

@@ -30,8 +30,8 @@ from club.play.forms.hand_layout import (
 from club.play.forms.hand_words import ALL_PASSED_LABELS, describe_entry, result_words
 from club.play.forms.wrong_cards import WrongCardsField
 from club.play.models import Table
-from club.play.services import hands as hand_service
-from club.play.services.hands import HandEntry, ScoredHand
+from club.play.services import hand_entry
+from club.play.services.hand_entry import HandEntry, ScoredHand
 from scoring.contracts import SUITS
 
 TRICKS_MESSAGE = "Tricks must be between 0 and 13"
@@ -195,7 +195,7 @@ class HandForm(HandLayout, forms.Form):
         self.rules = rules
         self.number = number
         self.rotation_trump = rotation_trump
-        self.seats = hand_service.seated_players(table)
+        self.seats = hand_entry.seated_players(table)
         self.hand_dealer = self._chosen_dealer() or dealer
         keys = [str(p.pk) for p in self.seats]
         out = scoring.table.sitting_out(keys, str(self.hand_dealer.pk), rules)
@@ -377,7 +377,7 @@ class HandForm(HandLayout, forms.Form):
             self.entry = entry
             return
         try:
-            self.scored = hand_service.score_entry(self.table, entry, self.rules)
+            self.scored = hand_entry.score_entry(self.table, entry, self.rules)
         except scoring.InvalidHand as error:
             self.add_error(None, str(error))
         else:

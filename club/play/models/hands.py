@@ -80,9 +80,10 @@ class Hand(models.Model):
     # Made by the phone or browser that entered the hand, once per entry: a save resent after
     # its reply was lost (or sent again from the offline queue) finds the hand it already made.
     client_id = models.UUIDField(null=True, blank=True, editable=False)
-    # What that entry said (club.play.services.hands.entry_digest), as first sent: a save arriving
-    # again under the same client id is "already saved" only when it says the same; a different
-    # hand under a used id (a page restored by the browser's Back) is refused, never dropped.
+    # What that entry said (club.play.services.hand_entry.entry_digest), as first sent: a save
+    # arriving again under the same client id is "already saved" only when it says the same; a
+    # different hand under a used id (a page restored by the browser's Back) is refused, never
+    # dropped.
     entry_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"

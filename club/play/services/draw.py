@@ -20,7 +20,7 @@ from club.clubs.models import Club, Player
 from club.clubs.services.setup import SetupError
 from club.play.models import Night, Seat, Table
 from club.play.services import arrivals
-from club.play.services.hands import next_hand
+from club.play.services.hand_entry import next_hand
 
 HISTORY_NIGHTS = 4  # the recent nights whose tables a draw keeps players away from
 _SIGN_SALT = "club.draw.proposal"

@@ -13,7 +13,8 @@ from club.play.models import Hand, Night, Seat, Table, TableLink
 from club.play.models.table_links import hash_token
 from club.play.queries.table_sheet import attach_seats, prefetch_seats
 from club.play.services import tokens
-from club.play.services.hands import HandConflict, HandGone, LinkSource, snapshot
+from club.play.services.hand_entry import LinkSource, snapshot
+from club.play.services.hands import HandConflict, HandGone
 from club.play.services.locks import NightGone, lock_night
 
 

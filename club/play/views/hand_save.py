@@ -23,6 +23,7 @@ from club.play.forms.hand_words import outcome_text
 from club.play.forms.hands import HandForm
 from club.play.models import Hand
 from club.play.queries.table_sheet import TableSheet, saved_row, table_sheet
+from club.play.services import hand_entry
 from club.play.services import hands as hand_service
 from club.play.views.table_page import (
     bar_totals,
@@ -127,7 +128,7 @@ def _small_answer(
     response = render(request, f"{PAGE}#saved-small", context)
     response["HX-Reswap"] = "none"  # the out-of-band parts only: the form is not redrawn
     response["X-Sheet-ETag"] = state.etag(table.night.status)
-    coming = hand_service.deal_after(table, hand)
+    coming = hand_entry.deal_after(table, hand)
     response["X-Next-Number"] = str(coming.number)
     response["X-Next-Dealer"] = coming.dealer
     response["X-Next-Out"] = coming.sitting_out or ""

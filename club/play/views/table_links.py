@@ -40,7 +40,8 @@ from club.play.queries import night_access
 from club.play.queries.night import night_tables
 from club.play.queries.table_sheet import prefetch_seats
 from club.play.services import table_links as link_service
-from club.play.services.hands import HandConflict, LinkSource
+from club.play.services.hand_entry import LinkSource
+from club.play.services.hands import HandConflict
 from club.play.views import hands as table_views
 from club.play.views.hand_save import save_new_hand
 from club.play.views.table_page import closed, club_hand, done, hand_page, page_context, whole_page

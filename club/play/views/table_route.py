@@ -14,7 +14,7 @@ from django.urls import reverse
 from club.clubs.models import Club
 from club.clubs.queries import access
 from club.play.models import Table
-from club.play.services.hands import LinkSource
+from club.play.services.hand_entry import LinkSource
 
 PAGE = "club/table.html"
 

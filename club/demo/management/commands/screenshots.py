@@ -24,7 +24,8 @@ from club.clubs.models import Club
 from club.demo.services.demo import random_entry
 from club.play.models import Night
 from club.play.services import table_links
-from club.play.services.hands import next_hand, record_hand
+from club.play.services.hand_entry import next_hand
+from club.play.services.hands import record_hand
 from club.play.services.night_setup import create_night
 from club.tournaments.models import Tournament
 

@@ -3,7 +3,7 @@
     python manage.py import_club FILE [--slug NEW] [--into SLUG] [--dry-run] [--carry-settle-ups]
 
 Into a new club (its slug from the file, or --slug), or with --into adds the file's nights to an
-existing club. A .csv file (paper sheets, club/interchange/format/csv_sheets.py) needs --into. All
+existing club. A .csv file (paper sheets, club/interchange/services/csv_sheets.py) needs --into. All
 or
 nothing: any problem is printed, with where it is, to standard error, nothing is written and the
 exit status is 1. FILE "-" reads standard input. --carry-settle-ups gives each closed night the
@@ -22,7 +22,7 @@ from club.clubs.models import Club
 from club.grades.services import grades
 from club.interchange import MAX_BYTES
 from club.interchange.format import document
-from club.interchange.format.csv_sheets import read_csv
+from club.interchange.services.csv_sheets import read_csv
 from club.interchange.services.importer import existing_for, import_document
 
 
