@@ -10,5 +10,6 @@ def page_extras(signal: Signal, sender: object, **kwargs: object) -> dict[str, o
     """The context every receiver of a page's signal adds, merged in the order they connected."""
     extras: dict[str, object] = {}
     for _receiver, answer in signal.send(sender, **kwargs):
-        extras.update(answer or {})
+        if isinstance(answer, dict):
+            extras.update(answer)
     return extras

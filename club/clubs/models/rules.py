@@ -82,7 +82,7 @@ class RuleSet(models.Model):
         """Hands were scored under it: as the rules they keep, or as the ladder of a season
         (ScoreLine.points) that has scored hands."""
         return (
-            self.hands.exists()  # type: ignore[attr-defined]  # Hand.rule_set's reverse
+            self.hands.exists()  # Hand.rule_set's reverse
             or self.ladder_seasons.filter(score_lines__isnull=False).exists()
         )
 

@@ -178,4 +178,4 @@ def club_reader(
         zones.activate(club)
         return view(request, club, *args, **kwargs)
 
-    return wrapped
+    return wrapped  # type: ignore[return-value]  # functools.wraps' type keeps the view's own

@@ -19,7 +19,7 @@ from django.http import HttpRequest
 from club.core.prepared import PreparedRead
 
 
-class LockoutBackend(AxesStandaloneBackend):
+class LockoutBackend(AxesStandaloneBackend):  # type: ignore[misc]  # axes ships no types
     def authenticate(
         self,
         request: HttpRequest | None,
@@ -29,7 +29,7 @@ class LockoutBackend(AxesStandaloneBackend):
     ) -> None:
         if request is None:
             return None
-        return super().authenticate(request, username, password, **kwargs)
+        return super().authenticate(request, username, password, **kwargs)  # type: ignore[no-any-return]
 
 
 # The signed-in user, read at every request a member makes: compiled once (club.core.prepared).

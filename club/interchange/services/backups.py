@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import jsonschema
 from django.db import connection
@@ -269,7 +270,7 @@ def _copy_database(folder: Path, recipients: list[str], report: list[str]) -> No
     report.append(f"OK {name}{ENCRYPTED if recipients else ''}: the whole database ({vendor})")
 
 
-def _pg_dump(settings: dict, path: Path, recipients: list[str]) -> None:
+def _pg_dump(settings: dict[str, Any], path: Path, recipients: list[str]) -> None:
     env = {**os.environ}
     for variable, key in (
         ("PGHOST", "HOST"),

@@ -46,7 +46,7 @@ def create_keeping(model: type[Any], objects: Sequence[Any], kept: Sequence[str]
         for f, value in zip(kept, values, strict=True):
             setattr(obj, f, value)
     model.objects.bulk_update(created, list(kept), batch_size=BATCH)
-    return created
+    return list(created)
 
 
 class RecordWriter:

@@ -128,7 +128,7 @@ _from_the_database.register(FromTheDatabase())
 def _this_node() -> CollectorRegistry:
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)  # every gunicorn worker's, added up
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]  # added up
         return registry
     return REGISTRY
 

@@ -21,6 +21,7 @@ import logging
 import random
 import time
 from contextlib import suppress
+from typing import Any
 
 from django.db import DatabaseError, close_old_connections, connections
 from django.db.utils import InterfaceError, OperationalError
@@ -95,7 +96,7 @@ class Worker(BaseWorker):
             log.exception("Could not catch up the grades")
         return 0
 
-    def next_task(self) -> tuple[DBTaskResult | None, bool]:
+    def next_task(self) -> tuple[DBTaskResult[Any, Any] | None, bool]:
         """(the task claimed for this worker or None, whether the queue could be read)."""
         tasks = DBTaskResult.objects.ready().filter(backend_name=self.backend_name)
         if not self.process_all_queues:
@@ -113,7 +114,7 @@ class Worker(BaseWorker):
             raise
         return task_result, True
 
-    def run_to_the_end(self, task_result: DBTaskResult) -> None:
+    def run_to_the_end(self, task_result: DBTaskResult[Any, Any]) -> None:
         """Run the task; when the database goes away under it (its result cannot even be
         written), wait for the database and run it again, a few times at most."""
         for attempt in range(1, RETRIES_OF_A_TASK_CUT_SHORT + 1):

@@ -22,7 +22,7 @@ class Tournament(Protocol):
 def tournament_of(night: Night) -> Tournament | None:
     """The night's tournament (None for a club night), from the cache when it was fetched."""
     try:
-        return night.tournament  # type: ignore[no-any-return]  # the app above play adds it
+        return night.tournament  # the app above play adds it
     except ObjectDoesNotExist:  # a club night: the reverse one-to-one has no row
         return None
 
