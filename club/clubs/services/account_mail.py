@@ -77,7 +77,7 @@ def send_claim_link(club_id: int, email: str) -> bool:
     from club.lib.site import absolute
 
     link = absolute(reverse("claim_confirm", args=[club.slug, token]))
-    body = render_to_string("club/email/claim.txt", {"club": club, "player": player, "link": link})
+    body = render_to_string("clubs/email/claim.txt", {"club": club, "player": player, "link": link})
     EmailMessage(f"Your player record at {club.name}", body, to=[player.email]).send()
     return True
 
@@ -152,7 +152,7 @@ def send_login_link(email: str) -> int:
         form.save(
             domain_override=site.netloc,
             use_https=site.scheme == "https",
-            subject_template_name="club/signup/email_login_link_subject.txt",
-            email_template_name="club/signup/email_login_link.txt",
+            subject_template_name="clubs/signup/email_login_link_subject.txt",
+            email_template_name="clubs/signup/email_login_link.txt",
         )
     return len(users)

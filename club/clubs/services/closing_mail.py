@@ -50,7 +50,7 @@ def send_closing_notice(club_id: int) -> int:
                 "is_secretary": is_secretary,
                 "host_contact": host_contact(),
             }
-            subject, _, body = render_to_string("club/email/club_closed.txt", context).partition(
+            subject, _, body = render_to_string("clubs/email/club_closed.txt", context).partition(
                 "\n"
             )
             messages.append(EmailMessage(subject.strip(), body.lstrip("\n"), to=[email]))

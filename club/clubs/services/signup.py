@@ -116,7 +116,7 @@ def finish_sign_up(new_club: dict[str, Any], email: str, password_hash: str, sit
         else:
             _send(
                 email,
-                "club/signup/email_confirm.txt",
+                "clubs/signup/email_confirm.txt",
                 {"club": club, "url": confirm_url(site, confirmation_token(user, club))},
             )
             return "made"
@@ -126,7 +126,7 @@ def finish_sign_up(new_club: dict[str, Any], email: str, password_hash: str, sit
         # The same person again, before confirming: the link again, for the club they made.
         _send(
             email,
-            "club/signup/email_confirm.txt",
+            "clubs/signup/email_confirm.txt",
             {
                 "club": pending,
                 "url": confirm_url(site, confirmation_token(existing, pending)),
@@ -137,7 +137,7 @@ def finish_sign_up(new_club: dict[str, Any], email: str, password_hash: str, sit
         return "pending"
     _send(
         email,
-        "club/signup/email_exists.txt",
+        "clubs/signup/email_exists.txt",
         {
             "login_url": site.rstrip("/") + reverse("login"),
             "signup_url": site.rstrip("/") + reverse("signup"),
@@ -216,4 +216,4 @@ def invite_secretary(club: Club, email: str, site_url: str | None = None) -> Non
         context["set_password"] = site + reverse(
             "password_reset_confirm", args=[uid, default_token_generator.make_token(user)]
         )
-    _send(user.email or email, "club/signup/email_invite.txt", context)
+    _send(user.email or email, "clubs/signup/email_invite.txt", context)

@@ -42,7 +42,7 @@ class ClosedClubMiddleware:
         zones.activate(closing.club)
         return render(
             request,
-            "club/closed.html",
+            "clubs/closed.html",
             {"closing": closing, "host_contact": host_contact()},
             status=410,
         )

@@ -29,12 +29,12 @@ def club_close(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect("home")
         return render(
             request,
-            "club/signup/closed_club.html",
+            "clubs/signup/closed_club.html",
             {"club": closed, "host_contact": closing_mail.host_contact()},
         )
     return render(
         request,
-        "club/signup/close.html",
+        "clubs/signup/close.html",
         {"club": club, "form": form, "days": clubs_lifecycle.KEEP_CLOSED_DAYS},
         status=422 if form.errors else 200,
     )
@@ -55,7 +55,7 @@ def player_forget(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
         else:
             messages.success(request, f"{old} is forgotten: the club's records now say {player}.")
         return redirect("player_list", slug=club.slug)
-    return render(request, "club/signup/forget_player.html", {"club": club, "player": player})
+    return render(request, "clubs/signup/forget_player.html", {"club": club, "player": player})
 
 
 urlpatterns = [

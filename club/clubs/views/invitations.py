@@ -32,7 +32,7 @@ def _own_open(request: HttpRequest, invitation_id: int) -> Invitation:
 def invitation_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
-        "club/invitations/list.html",
+        "clubs/invitations/list.html",
         {"invitations": service.open_invitations(request.user)},
     )
 
@@ -71,7 +71,7 @@ def invitation_withdraw(request: HttpRequest, slug: str, invitation_id: int) -> 
         messages.success(request, f"The invitation of {invitation.user} is withdrawn.")
         return redirect("member_list", slug=club.slug)
     return render(
-        request, "club/invitations/withdraw.html", {"club": club, "invitation": invitation}
+        request, "clubs/invitations/withdraw.html", {"club": club, "invitation": invitation}
     )
 
 

@@ -55,7 +55,7 @@ def club_setup(request: HttpRequest, slug: str) -> HttpResponse:
     }
     return render(
         request,
-        "club/setup/index.html",
+        "clubs/setup/index.html",
         {"club": club, "form": form, "counts": counts, "example": club.format_amount(120)},
     )
 
@@ -67,7 +67,7 @@ def _player_list(request: HttpRequest, club: Club, form: PlayerForm | None) -> H
     players = club.players.order_by("-active", Lower("name"))
     return render(
         request,
-        "club/setup/players.html",
+        "clubs/setup/players.html",
         {
             "club": club,
             "players": players,
@@ -111,7 +111,7 @@ def player_edit(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
         return redirect("player_list", slug=club.slug)
     return render(
         request,
-        "club/setup/player_form.html",
+        "clubs/setup/player_form.html",
         {"club": club, "form": form, "player": player, "old_name": old_name},
     )
 
@@ -135,7 +135,7 @@ def _member_list(
     rows = [(m, RoleForm(initial={"role": m.role}, prefix=f"m{m.pk}")) for m in members]
     return render(
         request,
-        "club/setup/members.html",
+        "clubs/setup/members.html",
         {
             "club": club,
             "rows": rows,
@@ -195,7 +195,7 @@ def member_create_user(request: HttpRequest, slug: str) -> HttpResponse:
     )
     response = render(
         request,
-        "club/setup/member_created.html",
+        "clubs/setup/member_created.html",
         {"club": club, "new_user": user, "password": password, "role": form.cleaned_data["role"]},
     )
     add_never_cache_headers(response)  # the password must not linger in a cache
@@ -237,7 +237,7 @@ def member_remove(request: HttpRequest, slug: str, member_id: int) -> HttpRespon
             if member.user_id == request.user.pk:
                 return redirect("home")
         return redirect("member_list", slug=club.slug)
-    return render(request, "club/setup/member_remove.html", {"club": club, "member": member})
+    return render(request, "clubs/setup/member_remove.html", {"club": club, "member": member})
 
 
 urlpatterns = [

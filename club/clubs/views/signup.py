@@ -55,7 +55,7 @@ def _too_many(request: HttpRequest, keys: list[tuple[str, str]]) -> HttpResponse
             minutes = max(1, (verdict.retry_after + 59) // 60)
             response = render(
                 request,
-                "club/signup/too_many.html",
+                "clubs/signup/too_many.html",
                 {"minutes": minutes},
                 status=429,
             )
@@ -77,7 +77,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     """A stranger: the account and the club, then "check your email". Someone logged in: the
     club only, open at once."""
     if not service.signup_open():
-        return render(request, "club/signup/closed.html", status=404)
+        return render(request, "clubs/signup/closed.html", status=404)
     user = access.acting_user(request)
     signed_in = user is not None
     form_class = ClubFields if signed_in else SignupForm
@@ -112,7 +112,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 return redirect("signup_sent")
     return render(
         request,
-        "club/signup/form.html",
+        "clubs/signup/form.html",
         {
             "form": form,
             "signed_in": signed_in,
@@ -124,7 +124,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 def signup_sent(request: HttpRequest) -> HttpResponse:
-    return render(request, "club/signup/sent.html", {"email": request.session.get("signup_email")})
+    return render(request, "clubs/signup/sent.html", {"email": request.session.get("signup_email")})
 
 
 def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
@@ -142,7 +142,7 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
         user, club, first = service.confirm(token)
     except service.SignupError as error:
         # A wrong, old or spent link is a 404, as a wrong token is everywhere else.
-        return render(request, "club/signup/confirm_failed.html", {"error": str(error)}, status=404)
+        return render(request, "clubs/signup/confirm_failed.html", {"error": str(error)}, status=404)
     if not first:
         messages.info(request, "Your email address is confirmed already: log in.")
         return redirect(reverse("login") + "?next=" + reverse("club", args=[club.slug]))

@@ -131,7 +131,7 @@ class StandingsTable(tables.Table):
     trend = tables.Column("Trend", orderable=False, exclude_from_export=True, empty_values=())
 
     class Meta:
-        template_name = "club/standings_table.html"
+        template_name = "grades/standings_table.html"
         attrs = {"class": "standings"}
         row_attrs = {"class": _row_class}
         empty_text = "No hands have been played in this season yet."

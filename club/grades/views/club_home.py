@@ -27,7 +27,7 @@ def home(request: HttpRequest) -> HttpResponse:
         return redirect("club", slug=clubs[0].slug)
     return render(
         request,
-        "club/home.html",
+        "grades/home.html",
         {
             "clubs": clubs,
             "invitations": invitations,
@@ -59,7 +59,7 @@ def club_home(request: HttpRequest, club: Club) -> HttpResponse:
     ladder = sq.ladder(season) if season else None
     return render(
         request,
-        "club/club.html",
+        "grades/club.html",
         {
             "club": club,
             "season": season,

@@ -235,7 +235,7 @@ def grade_settings(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("grade_settings", slug=club.slug)
     return render(
         request,
-        "club/setup/grades.html",
+        "grades/setup/grades.html",
         {"club": club, "form": form, "section": "grades", "min_hands": scoring.grade.MIN_HANDS},
     )
 

@@ -50,7 +50,7 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
         page_extras(signals.player_page, Player, request=request, club=club, player=player)
     )
     if season is None:
-        return render(request, "club/player_detail.html", context)
+        return render(request, "grades/player_detail.html", context)
     points = season.standings_method == "points"
 
     def money(value: int, signed: bool = True) -> Figure:
@@ -137,7 +137,7 @@ def player_detail(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
         chart_rows=charts.data_rows([charts.Series(player.name, values)], fmt) if chart else "",
         chart_caption=f"{what[season.standings_method]}, {trend.unit} by {trend.unit}.",
     )
-    return render(request, "club/player_detail.html", context)
+    return render(request, "grades/player_detail.html", context)
 
 
 urlpatterns = [

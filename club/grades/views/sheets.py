@@ -31,7 +31,7 @@ def standings_sheet(request: HttpRequest, club: Club) -> HttpResponse:
         ladder.date_from and f"from {ladder.date_from}",
         ladder.date_to and f"to {ladder.date_to}",
     )
-    return sheet_response("club/pdf/standings_sheet.html", context, name, request)
+    return sheet_response("grades/pdf/standings_sheet.html", context, name, request)
 
 
 urlpatterns = [

@@ -127,7 +127,7 @@ def standings(request: HttpRequest, club: Club) -> HttpResponse:
             ),
             query=request.GET.urlencode(),
         )
-    return render(request, "club/standings.html", context)
+    return render(request, "grades/standings.html", context)
 
 
 @access.club_reader

@@ -72,7 +72,7 @@ def _read(club: Club, raw: bytes, kind: str) -> document.Document:
 def _page(request: HttpRequest, club: Club, **context: object) -> HttpResponse:
     return render(
         request,
-        "club/setup/import.html",
+        "interchange/setup/import.html",
         {"club": club, "form": context.pop("form", None) or ImportForm(), **context},
     )
 

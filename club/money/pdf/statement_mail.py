@@ -16,7 +16,7 @@ from club.money.services import ledger
 
 log = logging.getLogger(__name__)
 
-TEMPLATE = "club/pdf/player_statement.html"
+TEMPLATE = "money/pdf/player_statement.html"
 
 
 def statement_pdf(club: Club, season: Season, player: Player, balance: int | None) -> bytes:

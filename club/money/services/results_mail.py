@@ -233,8 +233,8 @@ def compose(delivery: Delivery, results: NightResults) -> EmailMessage:
         if ledger.keeps_ledger(club)
         else [],
     }
-    subject = render_to_string("club/email/result_subject.txt", context).strip()
-    body = render_to_string("club/email/result.txt", context)
+    subject = render_to_string("money/email/result_subject.txt", context).strip()
+    body = render_to_string("money/email/result.txt", context)
     message = EmailMessage(
         subject=" ".join(subject.split()),
         body=body,

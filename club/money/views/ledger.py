@@ -88,7 +88,7 @@ def link_pay(request: HttpRequest, route, debt_id: int) -> HttpResponse:
     if night.is_published:
         return render(
             request,
-            "club/table_links/night_over.html",
+            "money/table_links/night_over.html",
             {"route": route, "table_link": route.via.link, "night": night, "table": route.table},
             status=403,
         )
@@ -158,7 +158,7 @@ def night_publish(request: HttpRequest, slug: str, night_id: int) -> HttpRespons
         return redirect("night_detail", slug=club.slug, night_id=night.pk)
     return render(
         request,
-        "club/ledger/publish.html",
+        "money/ledger/publish.html",
         {"club": club, "night": night, "recipients": len(results_mail.recipients(night))},
     )
 
@@ -230,7 +230,7 @@ def payment_undo(request: HttpRequest, slug: str, settlement_id: int) -> HttpRes
         return redirect(back)
     return render(
         request,
-        "club/ledger/undo.html",
+        "money/ledger/undo.html",
         {"club": club, "settlement": settlement, "debt": debt, "back": back},
     )
 
@@ -257,7 +257,7 @@ def club_ledger(request: HttpRequest, slug: str) -> HttpResponse:
     page = Paginator(ledger.open_debts_query(club), 50).get_page(request.GET.get("page"))
     return render(
         request,
-        "club/ledger/club.html",
+        "money/ledger/club.html",
         {
             "club": club,
             "page": page,

@@ -43,7 +43,7 @@ def me(request: HttpRequest, slug: str) -> HttpResponse:
             # Not theirs to see: the same bare 404 as a club that does not exist, which does
             # not name the club.
             raise Http404("No such club")
-        return render(request, "club/members/unlinked.html", {"club": club}, status=404)
+        return render(request, "money/members/unlinked.html", {"club": club}, status=404)
     form = EmailPreferencesForm(request.POST or None, instance=player)
     if request.method == "POST" and form.is_valid():
         form.save()
@@ -62,7 +62,7 @@ def me(request: HttpRequest, slug: str) -> HttpResponse:
         context["balance"] = sum(
             d.outstanding if d.payee_id == player.pk else -d.outstanding for d in debts
         )
-    return render(request, "club/members/me.html", context)
+    return render(request, "money/members/me.html", context)
 
 
 @csrf_exempt  # RFC 8058: the mail provider posts "List-Unsubscribe=One-Click", with no token
@@ -79,7 +79,7 @@ def unsubscribe(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         player.save(update_fields=["email_results"])
         done = True
     return render(
-        request, "club/members/unsubscribe.html", {"club": club, "player": player, "done": done}
+        request, "money/members/unsubscribe.html", {"club": club, "player": player, "done": done}
     )
 
 
@@ -101,7 +101,7 @@ def claim(request: HttpRequest, slug: str) -> HttpResponse:
                 f"{max(1, refused.retry_after // 60)} minutes.",
             )
             response = render(
-                request, "club/members/claim.html", {"club": club, "form": form}, status=429
+                request, "money/members/claim.html", {"club": club, "form": form}, status=429
             )
             response["Retry-After"] = str(refused.retry_after)
             return response
@@ -110,7 +110,7 @@ def claim(request: HttpRequest, slug: str) -> HttpResponse:
         # The same answer whether or not the address is known, or over its own limit: no
         # probing for members' emails, by the words or by the time taken.
         sent = True
-    return render(request, "club/members/claim.html", {"club": club, "form": form, "sent": sent})
+    return render(request, "money/members/claim.html", {"club": club, "form": form, "sent": sent})
 
 
 def claim_confirm(request: HttpRequest, slug: str, token: str) -> HttpResponse:
@@ -132,7 +132,7 @@ def claim_confirm(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         problem = "This player record is linked to an account already."
     if problem:
         return render(
-            request, "club/members/claim_done.html", {"club": club, "problem": problem}, status=410
+            request, "money/members/claim_done.html", {"club": club, "problem": problem}, status=410
         )
     player = found.player
     form: UserCreationForm[User] | None = (
@@ -155,7 +155,7 @@ def claim_confirm(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         except IntegrityError:
             return render(
                 request,
-                "club/members/claim_done.html",
+                "money/members/claim_done.html",
                 {
                     "club": club,
                     "problem": "This record or your account is linked already: ask the secretary.",
@@ -167,7 +167,7 @@ def claim_confirm(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         messages.success(request, f"Your account is linked to {player.name}.")
         return redirect("me", slug=club.slug)
     return render(
-        request, "club/members/claim_confirm.html", {"club": club, "player": player, "form": form}
+        request, "money/members/claim_confirm.html", {"club": club, "player": player, "form": form}
     )
 
 

@@ -52,7 +52,7 @@ def payee_owed(request: HttpRequest, slug: str, token: str) -> HttpResponse:
             row["can_pay"] = False  # its night is reopened: see REOPENED
     return render(
         request,
-        "club/members/payee.html",
+        "money/members/payee.html",
         {
             "club": club,
             "player": player,

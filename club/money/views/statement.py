@@ -31,7 +31,7 @@ def player_statement(request: HttpRequest, club: Club, player_id: int) -> HttpRe
         "printed_at": club.local_now(),
     }
     name = file_name("statement", player.name, season.name)
-    return sheet_response("club/pdf/player_statement.html", context, name, request)
+    return sheet_response("money/pdf/player_statement.html", context, name, request)
 
 
 urlpatterns = [

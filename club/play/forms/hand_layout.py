@@ -1,7 +1,7 @@
 """How the hand form is laid out on the page: its main choices as large buttons (chips), the rare
 fields behind "More", which contracts each applies to (the page shows and hides them), the tab
 order, the focus, and the table's rotation for the page to move on to the next deal. Read by
-templates/club/table.html and club/play/templatetags/chips.py; the form's fields and their checks
+templates/play/table.html and club/play/templatetags/chips.py; the form's fields and their checks
 are
 in club.play.forms.hands."""
 

@@ -21,7 +21,7 @@ from club.clubs.models import AuditEvent
 from club.lib.pdf import static_dir
 from club.play.models import Night, NightSheetCache, Seat
 
-TEMPLATE = "club/pdf/night_sheet.html"
+TEMPLATE = "play/pdf/night_sheet.html"
 
 
 @cache
@@ -29,7 +29,7 @@ def _layout() -> str:
     """The sheet's templates and print stylesheet as deployed: a new release that changes them
     makes every kept sheet stale."""
     digest = hashlib.sha256()
-    for name in (TEMPLATE, "club/pdf/base.html"):
+    for name in (TEMPLATE, "play/pdf/base.html"):
         # The Django backend's template holds the compiled one; the stubs know only the protocol.
         digest.update(get_template(name).template.source.encode())  # type: ignore[attr-defined]
     digest.update((static_dir() / "css" / "print.css").read_bytes())

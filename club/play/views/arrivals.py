@@ -83,7 +83,7 @@ def arrivals_page(request: HttpRequest, slug: str) -> HttpResponse:
             arrival_service.tick_out(club, player, date)
         messages.success(request, f"{len(wanted)} here.")
         return redirect("arrivals", slug=club.slug)
-    return render(request, "club/arrivals/page.html", _context(request, club))
+    return render(request, "play/arrivals/page.html", _context(request, club))
 
 
 def _ids(values: list[str]) -> list[int]:
@@ -103,7 +103,7 @@ def arrival_tick(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             arrival_service.tick_out(club, player)
     if htmx(request):
-        return render(request, "club/arrivals/_summary.html", _context(request, club))
+        return render(request, "play/arrivals/_summary.html", _context(request, club))
     return redirect("arrivals", slug=club.slug)
 
 
@@ -141,7 +141,7 @@ def door_qr(request: HttpRequest, slug: str) -> HttpResponse:
         reverse("club_door", args=[club.slug, token_service.door_token(club)])
     )
     context = {"club": club, "url": url, "qr": qr_svg(url, f"{club.name}'s door code")}
-    return render(request, "club/arrivals/door_qr.html", context)
+    return render(request, "play/arrivals/door_qr.html", context)
 
 
 @never_cache
@@ -151,7 +151,7 @@ def club_door(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     check-in is off, or the code is not (or no longer) the club's."""
     club = token_service.door_club(slug, token)
     if club is None:
-        return render(request, "club/arrivals/door_closed.html", {}, status=404)
+        return render(request, "play/arrivals/door_closed.html", {}, status=404)
     zones.activate(club)
     date = arrival_service.today(club)
     if request.method == "POST":
@@ -185,7 +185,7 @@ def _door_page(request: HttpRequest, club: Club, date: dt.date, status: int = 20
         "here": arrival_service.arrived_ids(club, date),
         "date": date,
     }
-    return render(request, "club/arrivals/door.html", context, status=status)
+    return render(request, "play/arrivals/door.html", context, status=status)
 
 
 urlpatterns = [

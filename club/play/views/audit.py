@@ -18,7 +18,7 @@ def club_audit_trail(request: HttpRequest, slug: str) -> HttpResponse:
     deleted_night = request.GET.get("night", "")
     return render(
         request,
-        "club/audit.html",
+        "play/audit.html",
         {
             "club": club,
             "deleted_nights": club_audit.deleted_nights(club),

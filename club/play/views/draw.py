@@ -50,7 +50,7 @@ def _proposal_page(request: HttpRequest, club: Club, date: dt.date) -> HttpRespo
     if night is not None:
         messages.info(request, f"{night} was already drawn: these are its tables.")
         return redirect("night_links", slug=club.slug, night_id=night.pk)
-    return render(request, "club/draw/proposal.html", _proposal_context(club, proposal))
+    return render(request, "play/draw/proposal.html", _proposal_context(club, proposal))
 
 
 def _proposal_context(club: Club, proposal: draw_service.Proposal) -> dict:
@@ -130,7 +130,7 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
         "summary": what_the_draw_makes(club, here),
         "evening": now,
     }
-    return render(request, "club/draw/start.html", context)
+    return render(request, "play/draw/start.html", context)
 
 
 @login_if_hidden
@@ -168,7 +168,7 @@ def night_late(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
         except SetupError as refused:
             messages.error(request, str(refused))
         return redirect("night_late", slug=club.slug, night_id=night.pk)
-    return render(request, "club/draw/late.html", late_context(request, club, night))
+    return render(request, "play/draw/late.html", late_context(request, club, night))
 
 
 def late_context(request: HttpRequest, club: Club, night: Night) -> dict:

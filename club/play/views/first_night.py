@@ -65,7 +65,7 @@ def club_first_run(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect("night_detail", slug=club.slug, night_id=night.pk)
     return render(
         request,
-        "club/signup/first_run.html",
+        "play/signup/first_run.html",
         {"club": club, "form": form, "rule_sets": form.rule_sets},
         status=422 if form.errors else 200,
     )

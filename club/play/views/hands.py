@@ -182,7 +182,7 @@ def do_edit(request: HttpRequest, route: TableRoute, hand: Hand) -> HttpResponse
         extra["other"] = current
         if htmx(request):
             return entry_and_sheet(request, route, status=409, **extra)
-        return hand_page(request, route, "club/hands/edit.html", 409, extra)
+        return hand_page(request, route, "play/hands/edit.html", 409, extra)
     assert form.entry is not None and form.scored is not None
     said = outcome_text(form.entry, form.scored, form.rules)
     return changed(request, route, f"Hand {hand.number} corrected: {said}.", hand.number)
@@ -224,7 +224,7 @@ def _edit_page(
     conflict: str = "",
 ) -> HttpResponse:
     extra = {"form": form, "hand": hand, "mode": "edit", "conflict": conflict}
-    return hand_page(request, route, "club/hands/edit.html", status, extra)
+    return hand_page(request, route, "play/hands/edit.html", status, extra)
 
 
 def _delete_page(
@@ -236,7 +236,7 @@ def _delete_page(
     conflict: str = "",
 ) -> HttpResponse:
     extra = {"delete_form": form, "hand": hand, "mode": "delete", "conflict": conflict}
-    return hand_page(request, route, "club/hands/delete.html", status, extra)
+    return hand_page(request, route, "play/hands/delete.html", status, extra)
 
 
 urlpatterns = [

@@ -62,7 +62,7 @@ def _live_board(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
         live_marks.remember(night.pk, rev)
     if _shows(request, rev):
         return _unchanged(request, rev, private=not club.is_public)
-    template = "club/nights/live.html"
+    template = "play/nights/live.html"
     if htmx(request) and not htmx(request).boosted:
         template += "#board"
     context = {

@@ -59,7 +59,7 @@ def night_list(request: HttpRequest, slug: str) -> HttpResponse:
     page = Paginator(club_nights(club), 50).get_page(request.GET.get("page"))
     return render(
         request,
-        "club/nights/list.html",
+        "play/nights/list.html",
         {
             "club": club,
             "page": page,
@@ -134,7 +134,7 @@ def night_create(request: HttpRequest, slug: str) -> HttpResponse:
             )
     return render(
         request,
-        "club/nights/create.html",
+        "play/nights/create.html",
         {
             "club": club,
             "form": form,
@@ -225,7 +225,7 @@ def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
     )
     response = render(
         request,
-        "club/nights/detail.html",
+        "play/nights/detail.html",
         {
             # Hands entered through a table's link that wait for a second player.
             "unconfirmed": unconfirmed_hands(night) if can_score else [],
@@ -281,7 +281,7 @@ def _close_or_reopen(request: HttpRequest, slug: str, night_id: int, closing: bo
     summary = night_summary(night) if closing else None
     return render(
         request,
-        "club/nights/confirm.html",
+        "play/nights/confirm.html",
         {
             "club": club,
             "night": night,
@@ -394,7 +394,7 @@ def _tables_page(
 ) -> HttpResponse:
     return render(
         request,
-        "club/nights/tables.html",
+        "play/nights/tables.html",
         {
             "club": club,
             "night": night,
@@ -430,7 +430,7 @@ def night_delete(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
         return redirect("night_list", slug=club.slug)
     return render(
         request,
-        "club/nights/delete.html",
+        "play/nights/delete.html",
         {
             "club": club,
             "night": night,

@@ -44,7 +44,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     # A new release (new hashed static names, or a change here) gets a new cache.
     version = hashlib.sha256(json.dumps(assets).encode()).hexdigest()[:12]
     script = render_to_string(
-        "club/offline/sw.js", {"assets": json.dumps(assets), "version": json.dumps(version)}
+        "play/offline/sw.js", {"assets": json.dumps(assets), "version": json.dumps(version)}
     )
     response = HttpResponse(script, content_type="text/javascript; charset=utf-8")
     # The browser checks for a new worker on each visit; never keep an old one in a cache.

@@ -41,7 +41,7 @@ def season_list(request: HttpRequest, slug: str) -> HttpResponse:
         .annotate(night_count=Count("nights"))
         .order_by("-start")
     )
-    return render(request, "club/setup/seasons.html", {"club": club, "seasons": seasons})
+    return render(request, "play/setup/seasons.html", {"club": club, "seasons": seasons})
 
 
 def _season_form(request: HttpRequest, club: Club, season: Season | None) -> HttpResponse:
@@ -64,7 +64,7 @@ def _season_form(request: HttpRequest, club: Club, season: Season | None) -> Htt
             messages.success(request, f"Season {saved.name} saved.")
             return redirect("season_list", slug=club.slug)
     return render(
-        request, "club/setup/season_form.html", {"club": club, "form": form, "season": season}
+        request, "play/setup/season_form.html", {"club": club, "form": form, "season": season}
     )
 
 
@@ -94,7 +94,7 @@ def rule_set_list(request: HttpRequest, slug: str) -> HttpResponse:
         | Exists(ScoreLine.objects.filter(season__standings_rule_set=OuterRef("pk"))),
         season_count=Count("seasons"),
     ).order_by(Lower("name"))
-    return render(request, "club/setup/rule_sets.html", {"club": club, "rule_sets": rule_sets})
+    return render(request, "play/setup/rule_sets.html", {"club": club, "rule_sets": rule_sets})
 
 
 @login_if_hidden
@@ -109,7 +109,7 @@ def rule_set_create(request: HttpRequest, slug: str) -> HttpResponse:
         )
         messages.success(request, f"Rule set {rule_set.name} created from the {preset} preset.")
         return redirect("rule_set_edit", slug=club.slug, rule_set_id=rule_set.pk)
-    return render(request, "club/setup/rule_set_new.html", {"club": club, "form": form})
+    return render(request, "play/setup/rule_set_new.html", {"club": club, "form": form})
 
 
 @login_if_hidden
@@ -128,7 +128,7 @@ def rule_set_custom(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("rule_set_list", slug=club.slug)
     return render(
         request,
-        "club/setup/rule_set_form.html",
+        "play/setup/rule_set_form.html",
         {"club": club, "form": form, "rule_set": None, "preset": preset},
     )
 
@@ -164,7 +164,7 @@ def rule_set_edit(request: HttpRequest, slug: str, rule_set_id: int) -> HttpResp
         return redirect("rule_set_list", slug=club.slug)
     return render(
         request,
-        "club/setup/rule_set_form.html",
+        "play/setup/rule_set_form.html",
         {"club": club, "form": form, "rule_set": rule_set, "used": used},
     )
 

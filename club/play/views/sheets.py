@@ -37,7 +37,7 @@ def night_sheet(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
             "sheet_title": f"Settlement sheet · {night}",
             "printed_at": club.local_now(),
         }
-        return render_pdf("club/pdf/night_sheet.html", context, request)
+        return render_pdf("play/pdf/night_sheet.html", context, request)
 
     if not night.is_closed:
         return pdf_response(render(), name)
@@ -83,7 +83,7 @@ def score_cards(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
         "sheet_title": f"Score cards · {night}",
         "printed_at": club.local_now(),
     }
-    pdf = render_pdf("club/pdf/score_cards.html", context, request)
+    pdf = render_pdf("play/pdf/score_cards.html", context, request)
     if key is not None:
         cache.set(key, pdf, ANONYMOUS_CARDS_SECONDS)
     return pdf_response(pdf, filename)

@@ -136,14 +136,14 @@ def _seat_page(
         "seat_numbers": range(1, 6),
         "device": request.POST.get("device", "") if request.method == "POST" else "",
     }
-    return render(request, "club/table_cards/seat.html", context, status=status)
+    return render(request, "play/table_cards/seat.html", context, status=status)
 
 
 def _to_table(request: HttpRequest, seated: card_service.Seated) -> HttpResponse:
     if seated.link is None:
         return render(
             request,
-            "club/table_cards/no_link.html",
+            "play/table_cards/no_link.html",
             {"table": seated.table, "club": seated.table.night.season.club},
         )
     return redirect("link_table", token=seated.link.token)
@@ -166,7 +166,7 @@ def card_page(request: HttpRequest, token: str) -> HttpResponse:
     if seated is not None:
         return _to_table(request, seated)
     if night.is_closed:
-        return render(request, "club/table_cards/closed.html", {"card": card, "night": night})
+        return render(request, "play/table_cards/closed.html", {"card": card, "night": night})
     if request.method != "POST":
         return _seat_page(request, card, night)
     verdict = ratelimit.hit(f"table-card:{card.token_hash}", WRITE_LIMIT, WRITE_WINDOW)
@@ -216,7 +216,7 @@ def _no_night(request: HttpRequest, card: TableCard) -> HttpResponse:
             .first()
         )
     context = {"card": card, "club": club, "latest": latest}
-    return render(request, "club/table_cards/no_night.html", context)
+    return render(request, "play/table_cards/no_night.html", context)
 
 
 @require_POST
@@ -278,7 +278,7 @@ def card_list(request: HttpRequest, slug: str) -> HttpResponse:
         "rows": _card_rows(request, cards),
         "suggested": 1 if cards else 4,
     }
-    return render(request, "club/table_cards/list.html", context)
+    return render(request, "play/table_cards/list.html", context)
 
 
 @login_if_hidden
@@ -299,7 +299,7 @@ def card_print(request: HttpRequest, slug: str) -> HttpResponse:
         "sheet_title": "Table cards",
     }
     return sheet_response(
-        "club/pdf/table_cards.html", context, file_name(club.slug, "table-cards"), request
+        "play/pdf/table_cards.html", context, file_name(club.slug, "table-cards"), request
     )
 
 

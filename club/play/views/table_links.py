@@ -47,8 +47,8 @@ from club.play.views.hand_save import save_new_hand
 from club.play.views.table_page import closed, club_hand, done, hand_page, page_context, whole_page
 from club.play.views.table_route import TableRoute
 
-LINK_PAGE = "club/table_links/table.html"
-NOT_FOUND = "club/table_links/not_found.html"
+LINK_PAGE = "play/table_links/table.html"
+NOT_FOUND = "play/table_links/not_found.html"
 # Per link: at most this many writes (saves, corrections, deletions, confirmations) in the window.
 # A table enters a hand every few minutes; an offline phone sending its queue sends a few at once.
 WRITE_LIMIT, WRITE_WINDOW = getattr(settings, "TABLE_LINK_WRITE_LIMIT", (30, 60))
@@ -86,7 +86,7 @@ def _too_many(request: HttpRequest, route: TableRoute, retry_after: int) -> Http
             "route": route,
             "table_link": route.via.link if route.via else None,
         }
-        response = render(request, "club/table_links/too_many.html", context, status=429)
+        response = render(request, "play/table_links/too_many.html", context, status=429)
     response["Retry-After"] = str(retry_after)
     return response
 
@@ -245,8 +245,8 @@ def _confirm_page(
     extra = {"confirm_form": form, "hand": hand, "mode": "confirm", "conflict": conflict}
     if htmx(request):
         context = page_context(request, route, **extra)
-        return render(request, "club/table_links/confirm.html#card", context, status=status)
-    return hand_page(request, route, "club/table_links/confirm.html", status, extra)
+        return render(request, "play/table_links/confirm.html#card", context, status=status)
+    return hand_page(request, route, "play/table_links/confirm.html", status, extra)
 
 
 @require_POST
@@ -307,7 +307,7 @@ def night_links(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     night = night_access.get_night(request, club, night_id, access.MANAGE)
     match = request.resolver_match
     printing = match is not None and match.url_name == "night_links_print"
-    template = "club/table_links/print.html" if printing else "club/table_links/night.html"
+    template = "play/table_links/print.html" if printing else "play/table_links/night.html"
     context = {"club": club, "night": night, "links": _night_links(request, night)}
     return render(request, template, context)
 

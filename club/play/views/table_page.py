@@ -5,7 +5,7 @@ page's views (club.play.views.hands), the save (club.play.views.hand_save) and t
 views draw
 through these; none of them decides anything about a hand.
 
-With htmx the page swaps partials of templates/club/table.html; without it, the same URLs answer
+With htmx the page swaps partials of templates/play/table.html; without it, the same URLs answer
 with full pages and redirects."""
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from club.clubs.queries import access
 from club.play.models import Table
 from club.play.services.hand_entry import LinkSource
 
-PAGE = "club/table.html"
+PAGE = "play/table.html"
 
 # The club's URL names for the table page's actions (the table's link has its own, "link_...").
 _CLUB_URLS = {

@@ -126,7 +126,7 @@ def token_change(
                 messages.success(request, issued.reissued)
         return redirect(issued.back)
     context = {"club": club, "issued": issued, "revoking": revoking}
-    return render(request, "club/tokens/change.html", context)
+    return render(request, "play/tokens/change.html", context)
 
 
 def _change(route: str, kind: str, action: str, name: str):

@@ -43,7 +43,7 @@ from club.tournaments.models import Tournament
 from club.tournaments.queries import leaderboard as lq
 from club.tournaments.services import tournaments as services
 
-PAGES = "club/tournaments"
+PAGES = "tournaments/tournaments"
 BOARD = f"{PAGES}/leaderboard.html#board"
 
 
@@ -431,7 +431,7 @@ def tournament_seats_pdf(request: HttpRequest, slug: str, tournament_id: int) ->
         by_name=lq.seat_list(board, round_number),
     )
     name = file_name("seats", tournament.name, f"round {round_number}")
-    return sheet_response("club/pdf/tournament_seats.html", context, name, request)
+    return sheet_response("tournaments/pdf/tournament_seats.html", context, name, request)
 
 
 @login_if_hidden
@@ -462,7 +462,7 @@ def tournament_cards_pdf(request: HttpRequest, slug: str, tournament_id: int) ->
         qr_codes=table_qr_codes(request, club, tournament.night),
     )
     name = file_name("table-cards", tournament.name, f"round {round_number}")
-    return sheet_response("club/pdf/tournament_cards.html", context, name, request)
+    return sheet_response("tournaments/pdf/tournament_cards.html", context, name, request)
 
 
 @login_if_hidden
@@ -472,7 +472,7 @@ def tournament_results_pdf(request: HttpRequest, slug: str, tournament_id: int) 
     title = f"Results · {tournament}"
     context = _sheet_context(club, tournament, title, **_board(club, tournament))
     name = file_name("results", tournament.name, tournament.night.date)
-    return sheet_response("club/pdf/tournament_results.html", context, name, request)
+    return sheet_response("tournaments/pdf/tournament_results.html", context, name, request)
 
 
 urlpatterns = [
