@@ -1,61 +1,41 @@
-"""Django's Redis cache, but a Redis that does not answer is a cache that forgets, not an error
-page: a read is a miss, a write is dropped, and the log says so once a minute (per process).
-Everything the app keeps there can be made again (cached cards, the live board's marks); the
-rate limits count in the database meanwhile (club/ratelimit.py), and /healthz says "degraded".
+"""A Redis that does not answer is a cache that forgets, not an error page: django-redis does it
+(`IGNORE_EXCEPTIONS`, club/settings.py), and logs each call it let through. While Redis is away
+that is every cache call of every request: this filter lets one such line a minute through per
+process, so the log says it without drowning in it.
+
+Everything the app keeps in the cache can be made again (cached cards, the live board's marks);
+the rate limits count in the database meanwhile (club/ratelimit.py), and /healthz says
+"degraded".
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
-from typing import Any
 
-from django.core.cache.backends.redis import RedisCache
-from redis.exceptions import RedisError
-
-log = logging.getLogger(__name__)
-_last_said = 0.0
+EVERY = 60.0  # seconds between two lines
 
 
-def _forgiving(name: str, fallback: Callable[..., Any]) -> Callable[..., Any]:
-    strict = getattr(RedisCache, name)
+class OncePerMinute(logging.Filter):
+    def __init__(self, name: str = "") -> None:
+        super().__init__(name)
+        self._last_said: float | None = None
 
-    def method(self: RedisCache, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return strict(self, *args, **kwargs)
-        except (RedisError, OSError) as error:
-            _say(name, error)
-            return fallback(*args, **kwargs)
-
-    method.__name__ = name
-    method.__doc__ = strict.__doc__
-    return method
-
-
-def _say(operation: str, error: Exception) -> None:
-    global _last_said
-    now = time.monotonic()
-    if now - _last_said >= 60 or _last_said == 0.0:
-        _last_said = now
-        log.warning(
-            "The cache does not answer (%s on %s): serving without it",
-            type(error).__name__,
-            operation,
-        )
-
-
-def _default(key: Any, default: Any = None, *args: Any, **kwargs: Any) -> Any:
-    return default
-
-
-class ForgivingRedisCache(RedisCache):
-    get = _forgiving("get", _default)
-    get_many = _forgiving("get_many", lambda *a, **k: {})
-    has_key = _forgiving("has_key", lambda *a, **k: False)
-    set = _forgiving("set", lambda *a, **k: None)
-    add = _forgiving("add", lambda *a, **k: False)
-    touch = _forgiving("touch", lambda *a, **k: False)
-    set_many = _forgiving("set_many", lambda data, *a, **k: list(data))
-    delete = _forgiving("delete", lambda *a, **k: False)
-    delete_many = _forgiving("delete_many", lambda *a, **k: None)
+    def filter(self, record: logging.LogRecord) -> bool:
+        now = time.monotonic()
+        if self._last_said is not None and now - self._last_said < EVERY:
+            return False
+        self._last_said = now
+        # The kind of failure, not the traceback, which is the same each time (django-redis's
+        # ConnectionInterrupted, caused by redis-py's error: refused, timed out...).
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            cause = error.__cause__ or error
+            record.msg = "The cache does not answer (%s): serving without it"
+            record.args = (type(cause).__name__,)
+            record.exc_info = None
+            record.exc_text = None
+        # A warning, as before django-redis: the site goes on, and error tracking (which takes
+        # errors as events) is not sent one a minute for as long as Redis is away.
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True

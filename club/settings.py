@@ -249,17 +249,25 @@ def cache_settings(url: str, key_prefix: str) -> dict[str, dict[str, object]]:
         )
     return {
         "default": {
-            # Django's RedisCache, but a Redis that stops answering is a miss, not an error page.
-            "BACKEND": "club.cache.ForgivingRedisCache",
+            # django-redis: a Redis that stops answering is a miss (a write dropped), not an
+            # error page; the log says so once a minute (club/cache.py).
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": url,
             "KEY_PREFIX": key_prefix,
-            # A Redis that stops answering fails a request in seconds instead of hanging it.
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+            "OPTIONS": {
+                "IGNORE_EXCEPTIONS": True,
+                # A Redis that stops answering fails a request in seconds instead of hanging it.
+                "SOCKET_CONNECT_TIMEOUT": 2,
+                "SOCKET_TIMEOUT": 2,
+            },
         }
     }
 
 
 CACHES = cache_settings(CACHE_URL, CACHE_KEY_PREFIX)
+# Each call django-redis lets through is logged (to "club.cache"), one line a minute at most.
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+DJANGO_REDIS_LOGGER = "club.cache"
 SESSION_ENGINE = "club.sessions"  # in the database: any node reads any session
 
 # Logs: one line per request (club.request_log: request id, club, method, route, status, time)
@@ -275,6 +283,7 @@ LOGGING = {
         "request_id": {"()": "club.request_log.RequestIdFilter"},
         # A token URL's secret part never reaches a log line (club/log_redaction.py).
         "redact_tokens": {"()": "club.log_redaction.RedactTokens"},
+        "once_a_minute": {"()": "club.cache.OncePerMinute"},
     },
     "formatters": {
         "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
@@ -293,6 +302,7 @@ LOGGING = {
     "loggers": {
         "django": {"handlers": [], "level": "INFO"},
         "club.requests": {"level": "INFO" if env_bool("REQUEST_LOG", True) else "WARNING"},
+        "club.cache": {"filters": ["once_a_minute"]},
     },
 }
 
