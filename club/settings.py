@@ -51,7 +51,6 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_tables2",
     "template_partials",
-    # Before django_tasks_db, so that `manage.py db_worker` is the club's (club/worker.py).
     "club",
     "django_tasks",
     "django_tasks_db",
@@ -357,7 +356,7 @@ HOST_CONTACT_EMAIL = os.environ.get("HOST_CONTACT_EMAIL", "").strip()
 
 # Background work (publishing a night when its correction window ends, and sending
 # the results emails) goes through the django-tasks backport. The database backend keeps the
-# queue in the app's own database; run `python manage.py db_worker` beside the web server.
+# queue in the app's own database; run `python manage.py worker` beside the web server.
 # `TASKS_BACKEND=immediate` runs each task at once inside the request instead (no worker).
 TASKS = {
     "default": {
@@ -378,7 +377,7 @@ PROMETHEUS_MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
 # /healthz calls the node "degraded" when a task has waited longer than this for a worker.
 TASKS_MAX_WAIT_SECONDS = int(os.environ.get("TASKS_MAX_WAIT_SECONDS", "300"))
 # A task held longer than this is one whose worker died: /healthz says "degraded", and a worker
-# (club's db_worker) takes it up again, once.
+# (`manage.py worker`) takes it up again, once.
 TASKS_MAX_RUN_SECONDS = int(os.environ.get("TASKS_MAX_RUN_SECONDS", "600"))
 
 if "sqlite" in DATABASES["default"]["ENGINE"]:
