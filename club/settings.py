@@ -267,7 +267,8 @@ CACHES = cache_settings(CACHE_URL, CACHE_KEY_PREFIX)
 # Each call django-redis lets through is logged (to "club.cache"), one line a minute at most.
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 DJANGO_REDIS_LOGGER = "club.cache"
-SESSION_ENGINE = "club.sessions"  # in the database: any node reads any session
+# Django's own database sessions: any node reads any session, and a log-out ends it on all.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # Logs: one line per request (club.request_log: request id, club, method, route, status, time)
 # and every other record with the request id it happened in; `LOG_FORMAT=json` writes each as
