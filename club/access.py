@@ -15,8 +15,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
 from club import zones
+from club.core.prepared import PreparedRead
 from club.models import Club, Membership, Night, Player, Role, RuleSet, Season, Seat, Table
-from club.prepared import PreparedRead
 from club.queries.table_sheet import attach_seats, prefetch_seats
 
 P = ParamSpec("P")
@@ -46,7 +46,7 @@ def signed_in(request: HttpRequest) -> User:
     return user
 
 
-# Read by every page a member opens: compiled once (club.prepared).
+# Read by every page a member opens: compiled once (club.core.prepared).
 _MEMBERSHIPS = PreparedRead(lambda user_id: Membership.objects.filter(user_id=user_id), [int])
 _CLUB = PreparedRead(lambda slug: Club.objects.filter(slug=slug), [str])
 
@@ -166,7 +166,7 @@ def _seats_of_table(table_id: int, club_id: int) -> QuerySet[Seat]:
     )
 
 
-# The table page's every request starts here: compiled once (club.prepared).
+# The table page's every request starts here: compiled once (club.core.prepared).
 _TABLE_SEATS = PreparedRead(_seats_of_table, [int, int], shared=["table"])
 
 

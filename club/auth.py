@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
-from club.prepared import PreparedRead
+from club.core.prepared import PreparedRead
 
 
 class LockoutBackend(AxesStandaloneBackend):
@@ -32,7 +32,7 @@ class LockoutBackend(AxesStandaloneBackend):
         return super().authenticate(request, username, password, **kwargs)
 
 
-# The signed-in user, read at every request a member makes: compiled once (club.prepared).
+# The signed-in user, read at every request a member makes: compiled once (club.core.prepared).
 _USER = PreparedRead(lambda pk: User.objects.filter(pk=pk), [int])
 
 

@@ -4,7 +4,7 @@ that is every cache call of every request: this filter lets one such line a minu
 process, so the log says it without drowning in it.
 
 Everything the app keeps in the cache can be made again (cached cards, the live board's marks);
-the rate limits count in the database meanwhile (club/ratelimit.py), and /healthz says
+the rate limits count in the database meanwhile (club/core/ratelimit.py), and /healthz says
 "degraded".
 """
 

@@ -125,8 +125,8 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # a writer waits its turn (up to `timeout` seconds) instead of failing at once with "database
     # is locked" when a read-then-write transaction cannot upgrade its lock; NORMAL sync is safe
     # under WAL (a power cut may lose the last commits, never corrupt the file).
-    # Writers of one process queue in turn before SQLite's lock (club/sqlite_backend/base.py).
-    DATABASES["default"]["ENGINE"] = "club.sqlite_backend"
+    # Writers of one process queue in turn before SQLite's lock (club/core/sqlite_backend/).
+    DATABASES["default"]["ENGINE"] = "club.core.sqlite_backend"
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",

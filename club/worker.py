@@ -41,7 +41,7 @@ from django_tasks import TaskResultStatus
 from django_tasks.signals import task_finished, task_started
 from django_tasks_db.models import DBTaskResult
 
-from club import ratelimit
+from club.core import ratelimit
 from club.queries import health
 from club.services import grades
 

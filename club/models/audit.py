@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 
 from club import live_marks
-from club.prepared import PreparedInsert
+from club.core.prepared import PreparedInsert
 
 if TYPE_CHECKING:
     from club.models.nights import Night

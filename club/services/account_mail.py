@@ -26,7 +26,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django_tasks import task
 
-from club import ratelimit
+from club.core import ratelimit
 from club.models import Club, Membership, Player, PlayerClaim
 
 log = logging.getLogger(__name__)

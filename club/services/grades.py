@@ -40,6 +40,7 @@ from django.db.models import Field, Model, OuterRef, Q, Subquery
 from django_tasks import task
 from django_tasks.backends.immediate import ImmediateBackend
 
+from club.core.prepared import PreparedInsert
 from club.models import (
     AuditEvent,
     Club,
@@ -54,7 +55,6 @@ from club.models import (
     Player,
     ScoreLine,
 )
-from club.prepared import PreparedInsert
 from scoring import grade as core
 
 log = logging.getLogger(__name__)

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 import scoring
+from club.core.prepared import PreparedInsert
 from club.models import (
     AuditEvent,
     Hand,
@@ -26,7 +27,6 @@ from club.models import (
     Table,
     TableLink,
 )
-from club.prepared import PreparedInsert
 from club.queries.table_state import TableState, table_state
 from club.queries.wrong_cards import wrong_card_names
 from club.services import grades, publish
@@ -470,7 +470,7 @@ def score_line_rows(hand: Hand, scored: ScoredHand) -> list[dict[str, Any]]:
     return rows
 
 
-# A new hand and its score lines, each one INSERT built once a process (club.prepared).
+# A new hand and its score lines, each one INSERT built once a process (club.core.prepared).
 _HANDS: PreparedInsert[Hand] = PreparedInsert(Hand)
 _LINES: PreparedInsert[ScoreLine] = PreparedInsert(ScoreLine)
 

@@ -27,8 +27,8 @@ from typing import Any
 from django.db import connection
 from django.db.models import F, QuerySet
 
+from club.core.prepared import PreparedRead
 from club.models import Club, Night, RuleSet, Season, Table
-from club.prepared import PreparedRead
 
 
 class NightGone(Exception):
@@ -76,7 +76,7 @@ def lock_night(night_id: int, shared: bool = False) -> Night:
     return night
 
 
-# Read by every save under its lock: compiled once (club.prepared).
+# Read by every save under its lock: compiled once (club.core.prepared).
 _NIGHT = PreparedRead(
     lambda night_id: Night.objects.select_related(*NIGHT_WITH).filter(pk=night_id), [int]
 )

@@ -7,9 +7,9 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 
+from club.core.prepared import PreparedRead
 from club.models import AuditEvent, Hand, Night, Player, Seat, Table, TableLink
 from club.models.table_links import hash_token
-from club.prepared import PreparedRead
 from club.queries.table_sheet import attach_seats, prefetch_seats
 from club.services import tokens
 from club.services.hands import HandConflict, HandGone, LinkSource, snapshot
@@ -112,7 +112,7 @@ def _seats_by_token(token_hash: str) -> QuerySet[Seat]:
     )
 
 
-# Every request through a table's link starts here: compiled once (club.prepared).
+# Every request through a table's link starts here: compiled once (club.core.prepared).
 _SEATS_BY_TOKEN = PreparedRead(_seats_by_token, [str], shared=["table"])
 
 

@@ -14,8 +14,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 import scoring.draw
-from club import access, ratelimit, zones
+from club import access, zones
 from club.access import login_if_hidden
+from club.core import ratelimit
 from club.htmx import htmx
 from club.models import Arrival, Club
 from club.services import arrivals as arrival_service

@@ -21,8 +21,9 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods
 
 import scoring
-from club import access, ratelimit, zones
+from club import access, zones
 from club.access import login_if_hidden
+from club.core import ratelimit
 from club.forms.signup import ClubFields, FirstNightForm, SignupForm
 from club.services import clubs_lifecycle, first_night
 from club.services import signup as service

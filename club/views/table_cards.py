@@ -18,8 +18,9 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from club import access, ratelimit, zones
+from club import access, zones
 from club.access import login_if_hidden
+from club.core import ratelimit
 from club.models import Club, Night, Player, Seat, TableCard
 from club.names import normalise_name
 from club.pdf.render import file_name, sheet_response

@@ -27,8 +27,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from club import access, ratelimit, zones
+from club import access, zones
 from club.access import login_if_hidden
+from club.core import ratelimit
 from club.forms.table_links import ConfirmHandForm, DeviceForm
 from club.htmx import htmx
 from club.models import Club, Hand, Night, Player, TableLink

@@ -1,4 +1,4 @@
-"""A read compiled once a process (club.prepared) gives exactly what its queryset gives:
+"""A read compiled once a process (club.core.prepared) gives exactly what its queryset gives:
 the same rows, every field converted the same way (dates, times, JSON), the same related objects;
 it compiles once, runs one query a call, and shares the object every row names alike."""
 
@@ -15,8 +15,8 @@ from django.http import Http404
 from django.utils import timezone
 
 from club import access
+from club.core.prepared import PreparedInsert, PreparedRead
 from club.models import AuditEvent, Night, RuleSet, Seat, TableLink
-from club.prepared import PreparedInsert, PreparedRead
 from club.services import table_links as link_service
 from club.services.locks import NIGHT_WITH
 

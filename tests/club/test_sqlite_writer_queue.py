@@ -1,6 +1,6 @@
 """SQLite's writers of one process take turns in the order they came, not whoever wakes first
 from SQLite's busy handler: with fifteen tables saving at once, no save waits behind many later
-ones (club/sqlite_backend/base.py)."""
+ones (club/core/sqlite_backend/base.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import time
 from django.conf import settings
 from django.db import connection
 
-from club.sqlite_backend.base import WriterQueue
+from club.core.sqlite_backend.base import WriterQueue
 
 
 def test_waiters_get_the_lock_in_the_order_they_came():
@@ -60,6 +60,6 @@ def test_a_waiter_that_gives_up_is_skipped_and_the_next_is_served():
 def test_the_app_uses_it_on_sqlite():
     engine = settings.DATABASES["default"]["ENGINE"]
     if connection.vendor == "sqlite":
-        assert engine == "club.sqlite_backend"
+        assert engine == "club.core.sqlite_backend"
     else:
         assert engine.endswith("postgresql")

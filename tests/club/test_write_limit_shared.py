@@ -18,7 +18,7 @@ from django.core.cache import caches
 from django.utils import timezone
 from django_redis import get_redis_connection
 
-from club import ratelimit
+from club.core import ratelimit
 from club.settings import cache_settings
 
 
@@ -104,12 +104,12 @@ def test_a_redis_that_does_not_answer_still_limits_in_the_database_and_says_so(s
         port = probe.getsockname()[1]
     settings.CACHES = cache_settings(f"redis://127.0.0.1:{port}/0", "solo")
     ratelimit._last_said = 0.0
-    with caplog.at_level(logging.WARNING, logger="club.ratelimit"):
+    with caplog.at_level(logging.WARNING, logger="club.core.ratelimit"):
         verdicts = [ratelimit.hit("k", 2, 60) for _ in range(3)]
     # Counted, not waved through: the limit holds while Redis is away.
     assert [v.allowed for v in verdicts] == [True, True, False]
     assert 1 <= verdicts[2].retry_after <= 61
-    said = [r for r in caplog.records if r.name == "club.ratelimit"]
+    said = [r for r in caplog.records if r.name == "club.core.ratelimit"]
     assert len(said) == 1 and "counted in the database" in said[0].getMessage()
     assert not any(r.exc_info for r in said)  # a line, not a traceback per request
     assert caches["default"].get("anything", "missed") == "missed"  # a miss, not an error

@@ -6,7 +6,7 @@ minutes) as well, or instead, so that nothing waits if the worker was down."""
 
 from django.core.management.base import BaseCommand
 
-from club import ratelimit
+from club.core import ratelimit
 from club.services.grades import drain_all
 from club.services.publish import publish_due
 

@@ -464,7 +464,7 @@ def test_a_stuck_phone_resending_is_stopped_with_a_clear_429(
 
 @pytest.mark.django_db  # without Redis the window is a row of the database
 def test_the_window_slides(monkeypatch):
-    from club import ratelimit
+    from club.core import ratelimit
 
     now = [1000.0]
     monkeypatch.setattr(ratelimit.time, "time", lambda: now[0])
