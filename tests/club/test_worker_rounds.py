@@ -69,3 +69,10 @@ def test_a_task_cut_short_by_the_database_is_queued_again_a_few_times(settings, 
     assert row.status == "RUNNING"  # left for the stuck tasks' check (take_up_abandoned)
     # Claimed four times by the one worker: still one worker's to take up, not "left twice".
     assert set(row.worker_ids) == {"second-worker"} and len(row.worker_ids) == 4
+
+
+def test_db_worker_still_takes_every_option_the_rounds_pass_it(settings):
+    """The worker passes its options to django-tasks-db's command by name, and call_command
+    refuses one it does not know: an upgrade that renames one fails here, not in production."""
+    settings.TASKS = QUEUE
+    assert a_worker().run_tasks() == 0  # an empty queue: one batch, nothing to run
