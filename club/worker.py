@@ -131,6 +131,8 @@ class Worker:
             if not _unreachable(error):
                 raise
             self.wait_for_database(error)
+            if self.stopping:  # stopped while the database was away: the task stays running,
+                return 0  # for the stuck tasks' check
             self.queue_again_cut_short()
             return 1  # round again at once: a task may be waiting
         finally:

@@ -76,3 +76,21 @@ def test_db_worker_still_takes_every_option_the_rounds_pass_it(settings):
     refuses one it does not know: an upgrade that renames one fails here, not in production."""
     settings.TASKS = QUEUE
     assert a_worker().run_tasks() == 0  # an empty queue: one batch, nothing to run
+
+
+def test_a_stop_while_the_database_is_away_ends_the_round_without_touching_it(
+    settings, monkeypatch
+):
+    settings.TASKS = QUEUE
+    worker = a_worker()
+
+    def database_gone(*args, **kwargs):
+        raise OperationalError("could not connect to server")
+
+    def stopped_while_waiting(error):
+        worker.stopping = True
+
+    monkeypatch.setattr(worker, "take_up_abandoned", database_gone)
+    monkeypatch.setattr(worker, "wait_for_database", stopped_while_waiting)
+    monkeypatch.setattr(worker, "queue_again_cut_short", database_gone)  # would raise again
+    assert worker.round() == 0
