@@ -3,7 +3,7 @@ Django's password reset. The page that asks only counts the request against its 
 queues the task; the worker looks the address up and sends. So whether an address is known
 shows neither in the answer nor in how long it takes, and a slow mail server slows no page.
 
-Limits (club/ratelimit.py, shared by every node): per address, so that nobody's inbox is filled
+Limits (club/core/ratelimit.py, shared by every node): per address, so that nobody's inbox is filled
 by someone else; per client address, so that nobody walks a list of addresses.
 """
 

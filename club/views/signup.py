@@ -2,8 +2,8 @@
 and the first-run page that takes a new club to its first night.
 
 The sign-up and the confirmation are limited per client address and per email address, as the
-log-in is (club.ratelimit, shared by every web node through the cache): a script can neither fill
-the server with clubs nor flood someone's mailbox with links.
+log-in is (club.core.ratelimit, shared by every web node through the cache): a script can
+neither fill the server with clubs nor flood someone's mailbox with links.
 """
 
 from __future__ import annotations
