@@ -57,14 +57,12 @@ INSTALLED_APPS = [
     # The apps by domain, each depending only on those above it in this list (docs/architecture.md).
     "club.clubs",
     "club.play",
-    "club.money",
     "club.grades",
+    "club.money",
     "club.tournaments",
     "club.interchange",
     "club.demo",
     "club.help",
-    # Before django_tasks_db, so that `manage.py db_worker` is the club's
-    # (club/operations/services/worker.py).
     "club.operations",
     "django_tasks",
     "django_tasks_db",
@@ -264,18 +262,29 @@ def cache_settings(url: str, key_prefix: str) -> dict[str, dict[str, object]]:
         )
     return {
         "default": {
-            # Django's RedisCache, but a Redis that stops answering is a miss, not an error page.
-            "BACKEND": "club.core.cache.ForgivingRedisCache",
+            # django-redis: a Redis that stops answering is a miss (a write dropped), not an
+            # error page; the log says so once a minute
+            # (club/operations/logs/cache_log.py).
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": url,
             "KEY_PREFIX": key_prefix,
-            # A Redis that stops answering fails a request in seconds instead of hanging it.
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+            "OPTIONS": {
+                "IGNORE_EXCEPTIONS": True,
+                # A Redis that stops answering fails a request in seconds instead of hanging it.
+                "SOCKET_CONNECT_TIMEOUT": 2,
+                "SOCKET_TIMEOUT": 2,
+            },
         }
     }
 
 
 CACHES = cache_settings(CACHE_URL, CACHE_KEY_PREFIX)
-SESSION_ENGINE = "club.core.sessions"  # in the database: any node reads any session
+# Each call django-redis lets through is logged (to "club.operations.logs.cache_log"), one line
+# a minute at most.
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+DJANGO_REDIS_LOGGER = "club.operations.logs.cache_log"
+# Django's own database sessions: any node reads any session, and a log-out ends it on all.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # Logs: one line per request (club.operations.logs.request_log: request id, club, method, route,
 # status, time) and every other record with the request id it happened in; `LOG_FORMAT=json` writes
@@ -292,6 +301,7 @@ LOGGING = {
         # A token URL's secret part never reaches a log line
         # (club/operations/logs/log_redaction.py).
         "redact_tokens": {"()": "club.operations.logs.log_redaction.RedactTokens"},
+        "once_a_minute": {"()": "club.operations.logs.cache_log.OncePerMinute"},
     },
     "formatters": {
         "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
@@ -310,6 +320,7 @@ LOGGING = {
     "loggers": {
         "django": {"handlers": [], "level": "INFO"},
         "club.requests": {"level": "INFO" if env_bool("REQUEST_LOG", True) else "WARNING"},
+        "club.operations.logs.cache_log": {"filters": ["once_a_minute"]},
     },
 }
 
@@ -365,7 +376,7 @@ HOST_CONTACT_EMAIL = os.environ.get("HOST_CONTACT_EMAIL", "").strip()
 
 # Background work (publishing a night when its correction window ends, and sending
 # the results emails) goes through the django-tasks backport. The database backend keeps the
-# queue in the app's own database; run `python manage.py db_worker` beside the web server.
+# queue in the app's own database; run `python manage.py worker` beside the web server.
 # `TASKS_BACKEND=immediate` runs each task at once inside the request instead (no worker).
 TASKS = {
     "default": {
@@ -386,7 +397,7 @@ PROMETHEUS_MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
 # /healthz calls the node "degraded" when a task has waited longer than this for a worker.
 TASKS_MAX_WAIT_SECONDS = int(os.environ.get("TASKS_MAX_WAIT_SECONDS", "300"))
 # A task held longer than this is one whose worker died: /healthz says "degraded", and a worker
-# (club's db_worker) takes it up again, once.
+# (`manage.py worker`) takes it up again, once.
 TASKS_MAX_RUN_SECONDS = int(os.environ.get("TASKS_MAX_RUN_SECONDS", "600"))
 
 if "sqlite" in DATABASES["default"]["ENGINE"]:

@@ -78,7 +78,7 @@ def render_html(
 def render_pdf(
     template_name: str, context: Mapping[str, Any], request: HttpRequest | None = None
 ) -> bytes:
-    """Render a print template (each app's templates pdf/ folder, templates/<app>/pdf/) to PDF bytes."""
+    """Render a print template (an app's templates/<app>/pdf/) to PDF bytes."""
     return html_to_pdf(render_html(template_name, context, request))
 
 

@@ -72,7 +72,7 @@ def kept_club(db):
 
 
 def queued(task: str, *args: int) -> None:
-    """A row of the database task queue, as `db_worker` would find it."""
+    """A row of the database task queue, as the worker would find it."""
     from django_tasks_db.models import DBTaskResult
 
     DBTaskResult.objects.create(

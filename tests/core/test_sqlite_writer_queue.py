@@ -7,15 +7,10 @@ from __future__ import annotations
 import threading
 import time
 
-import pytest
 from django.conf import settings
 from django.db import connection
 
 from club.core.sqlite_backend.base import WriterQueue
-
-pytestmark = (
-    pytest.mark.slow
-)  # a race, an outage or a transaction: seconds, real threads or processes
 
 
 def test_waiters_get_the_lock_in_the_order_they_came():

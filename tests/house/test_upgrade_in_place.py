@@ -436,7 +436,7 @@ def upgraded(old: Release, databases: Databases, tmp_path_factory) -> Upgraded:
 
     NEW.manage(database, "migrate", "--no-input", "-v", "0")
     mail = folder / "mail-after-upgrade"
-    NEW.manage(database, "db_worker", "--batch", "--no-startup-delay", mail=mail)
+    NEW.manage(database, "worker", "--batch", "--no-startup-delay", mail=mail)
     mailed = reset_links(mail)
     after = NEW.shell(database, PROBE, PROBE_RESETS=json.dumps(list(mailed.values())))
     upgraded_export = NEW.export(database, folder / "upgraded.json")

@@ -18,7 +18,9 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
+from django_redis.cache import RedisCache
+
+from club.settings import cache_settings
 
 
 def clear_own_keys(alias: str = "default") -> None:
@@ -28,10 +30,7 @@ def clear_own_keys(alias: str = "default") -> None:
     if not isinstance(cache, RedisCache):
         cache.clear()
         return
-    client = cache._cache.get_client(write=True)
-    keys = list(client.scan_iter(match=cache.make_key("*"), count=1000))
-    if keys:
-        client.delete(*keys)
+    cache.delete_pattern("*")  # django-redis: the keys under the cache's prefix
 
 
 def redis_url() -> str:
@@ -60,13 +59,6 @@ def unique_prefix(name: str) -> str:
 @pytest.fixture
 def redis_cache(settings):
     """Django's cache is a real Redis for this test, under a prefix nobody else uses."""
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": redis_url(),
-            "KEY_PREFIX": unique_prefix("cache"),
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
-        }
-    }
+    settings.CACHES = cache_settings(redis_url(), unique_prefix("cache"))  # as CACHE_URL makes it
     yield caches["default"]
     clear_own_keys()

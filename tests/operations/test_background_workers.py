@@ -1,4 +1,4 @@
-"""Background work on more than one machine: two task workers (`db_worker`) and two
+"""Background work on more than one machine: two task workers (`worker`) and two
 `publish_due` runs, real processes started at the same moment on the same database, publish
 each night once and send each results email once.
 
@@ -29,7 +29,7 @@ from tests.kits.racing import needs_real_concurrency
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 NIGHTS = 4
-WORKER = ["db_worker", "--batch", "--no-startup-delay", "--interval", "0", "--verbosity", "0"]
+WORKER = ["worker", "--batch", "--no-startup-delay", "--interval", "0", "--verbosity", "0"]
 
 
 def sent_messages(folder) -> list[tuple[str, str]]:

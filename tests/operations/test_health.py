@@ -11,6 +11,9 @@ import pytest
 from django.db import connection
 from django.db.utils import OperationalError
 from django.utils import timezone
+from django_redis import get_redis_connection
+
+from club.settings import cache_settings
 
 pytestmark = pytest.mark.django_db
 
@@ -49,18 +52,13 @@ def test_on_redis_the_cache_is_shared_and_checked_by_a_write_and_a_read(client, 
     status, body = healthz(client)
     assert status == 200 and body["cache"]["ok"] and body["cache"]["shared"]
     # The probe's key is removed again: a balancer polling every second fills nothing.
-    client_ = redis_cache._cache.get_client(write=True)
+    client_ = get_redis_connection("default")
     assert list(client_.scan_iter(match=redis_cache.make_key("healthz:*"))) == []
 
 
 def test_a_cache_that_does_not_answer_leaves_the_node_in_degraded(client, settings):
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": f"redis://127.0.0.1:{_closed_port()}/0",
-            "OPTIONS": {"socket_connect_timeout": 1},
-        }
-    }
+    # As CACHE_URL sets it: the cache's own calls let a failure through as a miss.
+    settings.CACHES = cache_settings(f"redis://127.0.0.1:{_closed_port()}/0", "solo")
     status, body = healthz(client)
     # The pages go on without Redis (limits are counted in the database): the balancer keeps it.
     assert status == 200 and body["status"] == "degraded"

@@ -1,4 +1,4 @@
-"""A host that keeps serving, with real processes: two gunicorn nodes and `db_worker` over a
+"""A host that keeps serving, with real processes: two gunicorn nodes and `worker` over a
 PostgreSQL of the test's own (tests/kits/private_postgres.py; the shared server is never
 stopped), mail to a small SMTP server in the test.
 
@@ -169,7 +169,7 @@ def _python(code: str, env: dict[str, str]) -> str:
 def _start_worker(env: dict[str, str], log: Path) -> subprocess.Popen:
     with log.open("ab") as out:
         return subprocess.Popen(
-            [sys.executable, "manage.py", "db_worker", "--interval", "0.2", "--no-startup-delay"],
+            [sys.executable, "manage.py", "worker", "--interval", "0.2", "--no-startup-delay"],
             cwd=ROOT,
             env=env,
             stdout=out,

@@ -16,9 +16,10 @@ from django.utils import timezone
 from club.clubs.models import Club
 from club.operations.queries import health
 from tests.kits.flaky_task_kit import name_of_club
-from tests.kits.worker_kit import a_worker
+from tests.kits.worker_kit import a_worker, claimed_by_a_worker_that_dies
 
-pytestmark = pytest.mark.django_db
+# django-tasks-db's worker closes the connection between rounds: only committed rows survive.
+pytestmark = pytest.mark.django_db(transaction=True)
 QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 
@@ -35,14 +36,8 @@ def tasks(*args: str) -> str:
 
 
 def work() -> None:
-    """A worker's rounds until the queue is empty, in the test's own connection (its run()
-    closes the connection between rounds)."""
-    worker = a_worker()
-    while True:
-        task_result, looked = worker.next_task()
-        if task_result is None:
-            return
-        worker.run_to_the_end(task_result)
+    """A worker's rounds until the queue is empty."""
+    a_worker().run()
 
 
 def failed_task():
@@ -125,8 +120,7 @@ def test_a_stuck_task_is_listed_as_healthz_sees_it_and_a_retry_is_not_taken_up_t
     from django_tasks_db.models import DBTaskResult
 
     queued = name_of_club.enqueue("lion")
-    worker = a_worker("dead-worker")
-    row, _ = worker.next_task()  # claimed; its worker then dies
+    row = claimed_by_a_worker_that_dies("dead-worker")
     assert str(row.pk) == queued.id
     assert tasks("list") == "No failed or stuck tasks.\n"  # two seconds: still its worker's
     with pytest.raises(CommandError, match=r"running .* only a failed or stuck task"):

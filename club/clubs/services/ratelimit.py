@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
 from django.db import connection, transaction
+from django_redis import get_redis_connection
+from django_redis.cache import RedisCache
 
 from club.clubs.models import RateWindow
 
@@ -77,9 +78,8 @@ def _hit_redis(
     global _script
     key = cache.make_and_validate_key(cache_key)
     try:
-        # Django's Redis cache has no public call for a script: its client is the way to Redis.
-        # The redis-py client behind Django's Redis cache (private: the stubs do not list it).
-        client = cache._cache.get_client(key, write=True)  # type: ignore[attr-defined]
+        # The cache has no call for a script: django-redis hands out the redis-py client it uses.
+        client = get_redis_connection("default")
         if _script is None:
             _script = client.register_script(SLIDING_WINDOW)
         member = f"{now!r}:{uuid.uuid4().hex}"  # two writes in one microsecond are two writes

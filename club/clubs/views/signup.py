@@ -142,7 +142,9 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
         user, club, first = service.confirm(token)
     except service.SignupError as error:
         # A wrong, old or spent link is a 404, as a wrong token is everywhere else.
-        return render(request, "clubs/signup/confirm_failed.html", {"error": str(error)}, status=404)
+        return render(
+            request, "clubs/signup/confirm_failed.html", {"error": str(error)}, status=404
+        )
     if not first:
         messages.info(request, "Your email address is confirmed already: log in.")
         return redirect(reverse("login") + "?next=" + reverse("club", args=[club.slug]))

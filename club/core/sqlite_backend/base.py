@@ -6,7 +6,7 @@ tries): whoever happens to try at the right moment goes next, so with fifteen ta
 once a save may lose the race again and again and wait seconds while later ones go through.
 Here every transaction of this process first queues on one lock per database file, handed on in
 the order the transactions came, and SQLite's lock is then nearly always free when it begins. The
-busy handler still orders writers of other processes (a `db_worker`, a management command).
+busy handler still orders writers of other processes (the task worker, a management command).
 
 Waiting on the queue is bounded by the same timeout as SQLite's own; past it the transaction
 begins anyway and SQLite's busy handler decides, as without this backend.

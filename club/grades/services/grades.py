@@ -500,7 +500,7 @@ def updating(club: Club) -> bool:
 
 @task()
 def drain_grades(club_id: int) -> int:
-    """The background catch-up after a hand changed (run by `manage.py db_worker`)."""
+    """The background catch-up after a hand changed (run by `manage.py worker`)."""
     return drain(club_id)
 
 

@@ -9,7 +9,7 @@ end of the window, or `manage.py publish_due`.
 
 The two background tasks (django-tasks) live here beside what they call, so that the service
 that queues them and the tasks that call the service are one module, not two that import each
-other. Run the worker with `python manage.py db_worker`.
+other. Run the worker with `python manage.py worker`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Publish the nights whose correction window has ended, retry the emails that are due, and
 catch up any club's grades still waiting.
 
-The task queue does all three on time when `db_worker` runs; run this from cron (every few
+The task queue does all three on time when `manage.py worker` runs; run this from cron (every few
 minutes) as well, or instead, so that nothing waits if the worker was down."""
 
 from django.core.management.base import BaseCommand
