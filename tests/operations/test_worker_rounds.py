@@ -11,7 +11,7 @@ from django.core.management import get_commands
 from django.db import OperationalError
 
 from club.operations.services import worker as worker_module
-from tests.club import stopping_task_kit as kit
+from tests.kits import stopping_task_kit as kit
 from tests.kits.worker_kit import a_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the worker closes its connection
