@@ -20,7 +20,7 @@ QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 def test_the_worker_command_is_the_clubs_and_db_worker_is_django_tasks_dbs():
     commands = get_commands()
-    assert commands["worker"] == "club"
+    assert commands["worker"] == "club.operations"
     assert commands["db_worker"] == "django_tasks_db"  # the club's rounds run this one
 
 
