@@ -47,6 +47,9 @@ OLD_COMMIT = "923f713"
 # below: the old release finds each of its migrations applied, none it lacks, no stale content
 # type.
 ROLLBACK: list[tuple[str, tuple[str, ...]]] = [
+    # The operators' guide's step back over the split (every app's migrations, state only)...
+    ("new", ("migrate", "clubs", "zero", "--no-input", "-v", "0")),
+    # ...then back over the one app's last migration, which OLD_COMMIT came before.
     ("new", ("migrate", "club", "0026_rate_windows", "--no-input", "-v", "0")),
 ]
 # Where the new code's tasks are importable from (the old release's tasks come from club.tasks).

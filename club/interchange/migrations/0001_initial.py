@@ -8,8 +8,11 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     initial = True
 
+    # After the clubs app's first migration, so that `migrate clubs zero` undoes every app's
+    # first migration at once (docs/operators.md, "The release that split the app by domain").
     dependencies = [
         ("club", "0027_canonical_time_zones"),
+        ("clubs", "0001_initial"),
     ]
 
     operations = [
