@@ -41,18 +41,15 @@ from tests.kits.interchange_kit import without_moment
 # The release before the apps were split: the database it makes is the one that must upgrade.
 OLD_COMMIT = "923f713"
 # The rollback, step by step: which code runs it ("new" or "old") and its `manage.py` command.
-# Today: "club" back to OLD_COMMIT's last migration (0027 came after it). After the split: the
-# new code's `migrate <app> zero` for each new app, then `migrate club <that migration>` (an old
-# release's step, such as `remove_stale_contenttypes --no-input`, if one is needed). Asserted
-# below: the old release finds each of its migrations applied, none it lacks, no stale content
-# type.
+# Asserted below: the old release finds each of its migrations applied, none it lacks, no stale
+# content type.
 ROLLBACK: list[tuple[str, tuple[str, ...]]] = [
     # The operators' guide's step back over the split (every app's migrations, state only)...
     ("new", ("migrate", "clubs", "zero", "--no-input", "-v", "0")),
     # ...then back over the one app's last migration, which OLD_COMMIT came before.
     ("new", ("migrate", "club", "0026_rate_windows", "--no-input", "-v", "0")),
 ]
-# Where the new code's tasks are importable from (the old release's tasks come from club.tasks).
+# Where the new code's task is (the old release's come from club.tasks).
 NEW_TASKS_MODULE = "club.clubs.services.account_mail"
 # ------------------------------------------------------------------------------------------------
 
