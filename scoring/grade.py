@@ -1,7 +1,8 @@
 """The Solo grade: how well a player does against the players they actually met, hand by hand.
 
 Pure Python (no Django). It takes hands and returns ratings; the app stores them
-(club/grades/services/grades.py). The rating arithmetic is openskill's Plackett-Luce model (Weng and Lin's
+(club/grades/services/grades.py). The rating arithmetic is openskill's Plackett-Luce model (Weng
+and Lin's
 Bayesian approximation, MIT licence): each player has a skill estimate `mu` and an uncertainty
 `sigma`, which shrinks as evidence comes in. What this module decides on top of it:
 
