@@ -39,7 +39,7 @@ from club.interchange.document import (
     without_name,
 )
 from club.interchange.export import club_unit
-from club.interchange.record_read import Record
+from club.interchange.record_data import Record
 from club.interchange.record_write import RecordWriter
 from club.models import (
     AuditEvent,

@@ -23,7 +23,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from club.interchange.record_read import NightRecord, Record
+from club.interchange.record_data import NightRecord, Record
 from club.models import (
     Arrival,
     AuditEvent,
