@@ -343,12 +343,15 @@ def refused(error: jsonschema.ValidationError, path: Path) -> list[Path]:
 
 
 def field_name(within: Path) -> str:
+    """A field as a problem names it: 'tricks', 'rules.stakes.solo.base', 'seats' item 2,
+    'amounts' for Ann Baxter."""
     if len(within) == 2 and within[0] == "amounts":
         return f"'amounts' for {within[1]}"
+    last = within[-1] if len(within) > 1 and isinstance(within[-1], int) else None
     text = str(within[0])
-    for step in within[1:]:
+    for step in within[1 : len(within) - (last is not None)]:
         text += f"[{step}]" if isinstance(step, int) else f".{step}"
-    return f"'{text}'"
+    return f"'{text}'" if last is None else f"'{text}' item {last + 1}"
 
 
 def messages(error: jsonschema.ValidationError, within: Path, version: int) -> list[str]:
@@ -375,8 +378,10 @@ def messages(error: jsonschema.ValidationError, within: Path, version: int) -> l
         if name:
             return [f"{name} has the unknown {noun} {keys(unknown)} (it has {keys(allowed)})"]
         return [f"unknown {noun} {keys(unknown)} (version {version} has {keys(allowed)})"]
-    if kind == "anyOf" and not name:
+    if kind == "anyOf" and not name and isinstance(value, dict):
         options = [key for part in arg for key in part.get("required", ())]
+        if any(value.get(key) is not None for key in options):
+            return []  # one is given, of the wrong kind: its own problem says so
         return [f"give either {' or '.join(repr(k) for k in options)}"]
     if kind == "not" and not name and "revokes" in arg.get("required", ()):
         return ["give 'revoke_by' (one revoke) or 'revokes' (every one), not both"]
@@ -385,6 +390,8 @@ def messages(error: jsonschema.ValidationError, within: Path, version: int) -> l
         kinds = " or ".join(KINDS.get(a, a) for a in allowed)
         if not name:
             return [f"must be {kinds}"]
+        if schema.get("format") in FORMATS:  # a date or a moment, as its format says
+            return [f"{name} {FORMATS[schema['format']].replace('{value}', shown(value))}"]
         return [f"{name} must be {kinds}, not {shown(value)}"]
     return [f"{name or 'it'} {value_message(error, within)}"]
 
@@ -395,11 +402,11 @@ def value_message(error: jsonschema.ValidationError, within: Path) -> str:
     arg: Any = error.validator_value
     value: Any = error.instance
     schema = error.schema if isinstance(error.schema, dict) else {}
-    key = within[-1] if within else ""
+    key = next((step for step in reversed(within) if isinstance(step, str)), "")
     if kind in ("enum", "const"):
         options = list(arg) if kind == "enum" else [arg]
-        choices = keys(o for o in options if o is not None)
-        if None in options:
+        choices = keys(o for o in options if o is not None and o != "")
+        if None in options:  # ("" beside null is left out too, as it always was)
             choices += " or null"
         return f"{shown(value)} is not one of {choices}"
     if kind in ("minimum", "maximum"):

@@ -432,6 +432,16 @@ def test_the_messages_say_where_and_what():
     ]
 
 
+def test_a_list_item_and_a_record_that_is_not_an_object():
+    document = v3_sample()
+    document["nights"][0]["tables"][0]["hands"][0]["revokes"] = ["Ann Baxter", 5]
+    document["nights"][1]["tables"][0]["hands"][1] = None
+    assert problems_of(document) == [
+        "night 2026-11-20, table 1, hand 1: 'revokes' item 2 must be text, not 5",
+        'night 2026-11-27 "Christmas Drive", round 1, table 1, hand 2: must be an object ({...})',
+    ]
+
+
 def test_a_paper_sheets_structural_problem_names_its_row():
     document = sample()
     document["nights"][0]["tables"][0]["hands"][1]["tricks"] = 20
