@@ -2,16 +2,22 @@
 read as they always did): export, import, paper sheets typed in as CSV, and the JSON Schemas of
 the format.
 
-- `document`: reading a file into checked, plain data (no database), every problem with where it is;
-- `record_read`, `record_export`, `record_write`: version 3's rest of the club's record (money
-  owed and its payments, publications, members, invitations, table cards, arrivals, settings,
-  the audit trail): read and checked, exported, written;
+- `schema-v1.json`, `schema-v2.json`, `schema-v3.json`: the JSON Schemas (draft 2020-12), served
+  at /schema/solo-whist-club-v1.json, -v2.json and -v3.json: the one definition of a file's
+  structure, which the import applies (`schema`; `schema_compiled`, its quick verdict on a valid
+  file; `schema_problems`, its errors in words, and the names of a file's records);
+- `document`: reading a file into checked, plain data (no database), every problem with where it
+  is; `reading`, what its parts share; `night_read`, the nights, tables and hands;
+- `record_read`, `record_data`, `record_export`, `record_write`: version 3's rest of the club's
+  record (money owed and its payments, publications, members, invitations, table cards,
+  arrivals, settings, the audit trail): read and checked, as plain data, exported, written;
 - `export`: a club, season or night as the document;
 - `importer`: writing a checked document into a new or an existing club, all or nothing, every hand
-  scored by the same service code as the table page;
+  scored by the same service code as the table page (`bulk_insert`, its many rows at once;
+  `import_summary`, what it added);
 - `csv_sheets`: the paper-sheet layout, turned into the same document;
-- `schema-v1.json`, `schema-v2.json`, `schema-v3.json`: the JSON Schemas (draft 2020-12), served
-  at /schema/solo-whist-club-v1.json, -v2.json and -v3.json.
+- `staging`: an uploaded file kept between its preview and its confirmation; `backups`: the
+  nightly backup and its check.
 """
 
 from __future__ import annotations

@@ -21,12 +21,10 @@ new club (a restore), the nights' part only into an existing one (a merge).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models.expressions import DatabaseDefault
 from django.utils import timezone
 
 import scoring
@@ -42,12 +40,13 @@ from club.interchange.format.document import (
     TableData,
     without_name,
 )
-from club.interchange.format.record_read import Record
+from club.interchange.format.record_data import Record
+from club.interchange.services.bulk_insert import BATCH, insert_rows, insert_values
 from club.interchange.services.export import club_unit
+from club.interchange.services.import_summary import Summary
 from club.interchange.services.record_write import RecordWriter
 from club.lib.money import unit_mismatch
 from club.lib.names import name_key
-from club.lib.words import count
 from club.money.models import Debt
 from club.money.services import ledger
 from club.play.models import Hand, Night, NightTotal, Revoke, ScoreLine, Seat, Table
@@ -60,149 +59,6 @@ UNIT_SETTINGS: dict[str, dict[str, Any]] = {
     "cents": {"unit_kind": Club.UnitKind.MONEY, "currency_symbol": "$", "minor_units": 100},
     "points": {"unit_kind": Club.UnitKind.POINTS},
 }
-BATCH = 5000
-
-
-@dataclass
-class Summary:
-    """What an import adds (or, for a preview, would add)."""
-
-    club: str
-    slug: str
-    new_club: bool
-    players_added: list[str] = field(default_factory=list)
-    rule_sets_added: list[str] = field(default_factory=list)
-    seasons_added: list[str] = field(default_factory=list)
-    nights: list[str] = field(default_factory=list)
-    tables: int = 0
-    hands: int = 0
-    score_lines: int = 0
-    record: list[str] = field(default_factory=list)  # version 3: what else came with the nights
-    # Closed nights the file gives no `debts` whose settle-up has payments, and those payments:
-    # carried as money owed (the ledger's debts, as closing the night makes them) when
-    # `settle_ups_carried`, else left with no money owed.
-    bare_settle_ups: int = 0
-    bare_payments: int = 0
-    settle_ups_carried: bool = False
-
-    def settle_ups_line(self) -> str:
-        """What became of the settle-ups of the closed nights without `debts` ("" when none)."""
-        if not self.bare_settle_ups:
-            return ""
-        nights = count(self.bare_settle_ups, "closed night")
-        whose = f"{nights}'" if self.bare_settle_ups != 1 else f"{nights}'s"
-        ups = "settle-ups were" if self.bare_settle_ups != 1 else "settle-up was"
-        if self.settle_ups_carried:
-            return f"{whose} {ups} carried as money owed: {count(self.bare_payments, 'payment')}."
-        return (
-            f"{whose} {ups} not carried as money owed ({count(self.bare_payments, 'payment')}): "
-            "the file gives no money owed for them, so their statements show none."
-        )
-
-    def lines(self) -> list[str]:
-        """The summary as a secretary reads it (the command prints these)."""
-        where = "new club" if self.new_club else "club"
-        return [
-            f"{where.capitalize()}: {self.club} (/c/{self.slug}/)",
-            f"Seasons added: {', '.join(self.seasons_added) or 'none'}",
-            f"Rule sets added: {', '.join(self.rule_sets_added) or 'none'}",
-            f"Players added: {len(self.players_added)}"
-            + (f" ({', '.join(self.players_added)})" if self.players_added else ""),
-            f"Nights: {len(self.nights)}, tables: {self.tables}, hands: {self.hands}, "
-            f"score lines: {self.score_lines}",
-            *self.record,
-            *([self.settle_ups_line()] if self.bare_settle_ups else []),
-        ]
-
-
-# Values Django must convert for the database; every other field's value goes in as it is.
-_CONVERTED = {"DateTimeField", "DateField", "TimeField", "JSONField", "UUIDField", "DecimalField"}
-
-
-def insert_rows(model: type[Any], objects: list[Any], now: dt.datetime) -> None:
-    """INSERT the unsaved model instances: what bulk_create writes (every concrete field, with the
-    defaults the instances were built with, auto_now fields set to `now`), without its per-value
-    SQL compilation, which made a 100k-line import take half a minute. Fields added to the models
-    later are written from their defaults too."""
-    if not objects:
-        return
-    first = objects[0]
-    fields = [
-        f
-        for f in model._meta.concrete_fields
-        if not f.primary_key
-        # A field the database fills (db_default) is left to it, as bulk_create does.
-        and not isinstance(getattr(first, f.attname, None), DatabaseDefault)
-    ]
-    params: list[Any] = []
-    plan = _plan(fields, now)
-    for obj in objects:
-        for f, attname, stamp, converted in plan:
-            if stamp is not None:
-                params.append(stamp)
-            elif converted:
-                params.append(f.get_db_prep_save(getattr(obj, attname), connection))
-            else:
-                params.append(getattr(obj, attname))
-    _insert(model, fields, params, len(objects))
-
-
-def insert_values(model: type[Any], rows: list[dict[str, Any]], now: dt.datetime) -> None:
-    """INSERT rows given as column values by attribute name (`hand_id`, ...), as insert_rows
-    does, without a model instance a row: a field a row leaves out takes its default."""
-    if not rows:
-        return
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-    defaults = {f.attname: f.get_default() for f in fields if f.has_default() or f.null}
-    params: list[Any] = []
-    plan = _plan(fields, now)
-    for row in rows:
-        for f, attname, stamp, converted in plan:
-            if stamp is not None:
-                params.append(stamp)
-                continue
-            value = row[attname] if attname in row else defaults[attname]
-            params.append(f.get_db_prep_save(value, connection) if converted else value)
-    _insert(model, fields, params, len(rows))
-
-
-def _plan(fields: list[Any], now: dt.datetime) -> list[tuple[Any, str, Any, bool]]:
-    """Per field: the field, its attribute, the time of writing as the database takes it where
-    the field is stamped with it (else None), whether Django must convert its value."""
-    plan = []
-    for f in fields:
-        stamped = getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
-        stamp = f.get_db_prep_save(now, connection) if stamped else None
-        plan.append((f, f.attname, stamp, f.get_internal_type() in _CONVERTED))
-    return plan
-
-
-def _insert(model: type[Any], fields: list[Any], params: list[Any], count: int) -> None:
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(f.column) for f in fields)
-    head = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES "
-    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    width = len(fields)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            # One array a column (as Django's bulk_create does on PostgreSQL): a statement with a
-            # handful of parameters, and the night totals' statement-level trigger runs once.
-            arrays = ", ".join(f"%s::{f.db_type(connection)}[]" for f in fields)
-            sql = head.removesuffix("VALUES ") + f"SELECT * FROM UNNEST({arrays})"
-            for start in range(0, count, BATCH):
-                rows = min(BATCH, count - start)
-                chunk = params[start * width : (start + rows) * width]
-                cursor.execute(sql, [chunk[i::width] for i in range(width)])
-            return
-        # SQLite: multi-row INSERTs, as many rows as it takes parameters.
-        size = max(
-            1, min(connection.ops.bulk_batch_size(fields, range(count)), 65535 // width, BATCH)
-        )
-        for start in range(0, count, size):
-            rows = min(size, count - start)
-            cursor.execute(
-                head + ", ".join([one] * rows), params[start * width : (start + rows) * width]
-            )
 
 
 class _Preview(Exception):

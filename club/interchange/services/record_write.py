@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from club.clubs.models import AuditEvent, Club, Invitation, Membership, Player
 from club.grades.models import GradeOptOut, GradeSettings
-from club.interchange.format.record_read import NightRecord, Record
+from club.interchange.format.record_data import NightRecord, Record
 from club.lib.names import name_key
 from club.money.models import Debt, Delivery, Netting, Publication, Settlement
 from club.play.models import Arrival, Night, TableCard

@@ -21,7 +21,8 @@ from club.interchange.format import document
 from club.interchange.forms.interchange import ConfirmImportForm, ImportForm
 from club.interchange.services import csv_sheets, staging
 from club.interchange.services.export import export_text
-from club.interchange.services.importer import Summary, existing_for, import_document
+from club.interchange.services.import_summary import Summary
+from club.interchange.services.importer import existing_for, import_document
 from club.lib.words import count
 from club.play.models import Night
 from club.play.queries import night_access
