@@ -9,8 +9,8 @@ type rule beyond the draft's: a whole number is written without a decimal point 
 
 A valid file (the usual case) is confirmed by `passes`, the same schema compiled once into plain
 Python tests (club.interchange.format.schema_compiled): jsonschema's own walk makes a validator
-object
-for every value it visits, about 3 s of CPU for a 25,000-hand file, ten times the compiled test.
+object for every value it visits, about 3 s of CPU for a 25,000-hand file, twenty times the
+compiled test.
 Only a file the compiled test refuses goes through jsonschema, whose errors say what and where;
 the tests hold the two to the same verdict.
 """
