@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
 from django.db import connection
+from django_redis.cache import RedisCache
 
 from club.operations.bench import save
 from club.play.models import Hand
