@@ -5,6 +5,10 @@ Sent inside the club's own transaction, with `send`: a receiver that fails fails
 
 from django.dispatch import Signal
 
+from club.lib.signals import answers
+
+__all__ = ["answers", "club_deleting", "club_purging", "player_forgotten"]
+
 # The club is about to be deleted for good (club=). Each receiver answers the queued tasks that
 # name the club's rows, as {task path: [the ids they were queued with]}, so that no task is left
 # to find a row that is gone.
@@ -15,8 +19,3 @@ club_purging = Signal()
 club_deleting = Signal()
 # A player is forgotten (player=): each receiver forgets the player's address where it kept a copy.
 player_forgotten = Signal()
-
-
-def answers(signal: Signal, **kwargs: object) -> list[object]:
-    """The receivers' answers, in the order they connected."""
-    return [answer for _receiver, answer in signal.send(None, **kwargs)]
