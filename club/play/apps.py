@@ -9,6 +9,7 @@ class PlayConfig(AppConfig):
 
     def ready(self) -> None:
 
-        from club.play.services import club_rows
+        from club.play.services import club_rows, player_links
 
         club_rows.connect()  # a club's nights go with the club
+        player_links.connect()  # a forgotten player's own link stops working

@@ -178,14 +178,18 @@ def refuse_a_taken_port(port: int) -> None:
             ) from None
 
 
-def start_server(port: int, workers: int, threads: int) -> tuple[subprocess.Popen, str]:
+def start_server(
+    port: int, workers: int, threads: int, request_log: bool = True
+) -> tuple[subprocess.Popen, str]:
     refuse_a_taken_port(port)
     env = {
         **os.environ,
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "false",
         "DJANGO_SETTINGS_MODULE": "club.settings",
-        "REQUEST_LOG": "false",
+        # A line a request, as docs/operators.md runs a node, unless --no-request-log asks to
+        # measure what the line costs.
+        "REQUEST_LOG": "true" if request_log else "false",
         # The pages' static files by their plain names: a fresh clone has run no collectstatic,
         # and the saves' cost does not depend on how static files are named.
         "SOLO_PLAIN_STATIC": "true",
@@ -268,9 +272,13 @@ def stop_server(server: subprocess.Popen) -> None:
             os.killpg(server.pid, signal.SIGKILL)
 
 
-def run(tables: int, hands: int, port: int, workers: int, threads: int) -> Result:
+def run(
+    tables: int, hands: int, port: int, workers: int, threads: int, request_log: bool = True
+) -> Result:
     night, setup = set_up(tables)
-    server, name = start_server(port, workers, threads)
+    server, name = start_server(port, workers, threads, request_log)
+    if not request_log:
+        name += ", request log off"
     result = Result(
         name, f"{connection.vendor} ({connection.settings_dict['NAME']})", tables, hands, 0
     )

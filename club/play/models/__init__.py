@@ -3,6 +3,7 @@
 from club.play.models.arrivals import Arrival
 from club.play.models.hands import Hand, HandTombstone, Revoke, ScoreLine
 from club.play.models.nights import Night, Seat, Table
+from club.play.models.player_links import PlayerLink
 from club.play.models.sheets import NightSheetCache
 from club.play.models.table_cards import TableCard
 from club.play.models.table_links import TableLink
@@ -15,6 +16,7 @@ __all__ = [
     "Night",
     "NightSheetCache",
     "NightTotal",
+    "PlayerLink",
     "Revoke",
     "ScoreLine",
     "Seat",

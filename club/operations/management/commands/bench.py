@@ -12,6 +12,7 @@ Each figure's module is in club/bench/. The figures are for the configured datab
 
 from __future__ import annotations
 
+import argparse
 import statistics
 from typing import Any
 
@@ -40,6 +41,13 @@ class Command(BaseCommand):
         # As docs/operators.md runs a node on two cores: 2 x cores + 1 workers of one thread.
         parser.add_argument("--workers", type=int, default=5, help="--entry: gunicorn workers")
         parser.add_argument("--threads", type=int, default=1, help="--entry: threads a worker")
+        parser.add_argument(
+            "--request-log",
+            action=argparse.BooleanOptionalAction,
+            default=True,
+            help="--entry: the server logs a line a request, as docs/operators.md runs it "
+            "(--no-request-log to measure without)",
+        )
         # Many clubs at once over two web nodes on PostgreSQL and Redis
         # (club/operations/bench/many_clubs.py).
         parser.add_argument(
@@ -115,6 +123,7 @@ class Command(BaseCommand):
                 port=int(options["port"]),
                 workers=int(options["workers"]),
                 threads=int(options["threads"]),
+                request_log=bool(options["request_log"]),
             )
             for line in result.lines():
                 self.stdout.write(line)
