@@ -5,30 +5,84 @@ from django.conf import settings
 from django.db import migrations, models
 
 
-class Migration(migrations.Migration):
+def forget_the_content_type(apps, schema_editor):
+    """Rolled back, the model's content type (and its permissions) go too: the release before
+    knows no PlayerLink, and a stale content type would stay behind in its database."""
+    content_types = apps.get_model("contenttypes", "ContentType")
+    content_types.objects.using(schema_editor.connection.alias).filter(
+        app_label="play", model="playerlink"
+    ).delete()
 
+
+class Migration(migrations.Migration):
     dependencies = [
-        ('clubs', '0002_initial'),
-        ('play', '0001_initial'),
+        ("clubs", "0002_initial"),
+        ("play", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
+        ("contenttypes", "0002_remove_content_type_name"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PlayerLink',
+            name="PlayerLink",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('salt', models.CharField(max_length=40)),
-                ('token_hash', models.CharField(max_length=64, unique=True)),
-                ('issued_at', models.DateTimeField(auto_now_add=True)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('issued_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='links', to='clubs.player')),
-                ('revoked_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("salt", models.CharField(max_length=40)),
+                ("token_hash", models.CharField(max_length=64, unique=True)),
+                ("issued_at", models.DateTimeField(auto_now_add=True)),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "issued_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="links",
+                        to="clubs.player",
+                    ),
+                ),
+                (
+                    "revoked_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['player', '-issued_at'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('revoked_at__isnull', True)), fields=('player',), name='player_link_one_live_per_player'), models.CheckConstraint(condition=models.Q(('revoked_at__isnull', True), ('revoked_at__gte', models.F('issued_at')), _connector='OR'), name='player_link_revoked_after_issued')],
+                "ordering": ["player", "-issued_at"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("revoked_at__isnull", True)),
+                        fields=("player",),
+                        name="player_link_one_live_per_player",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("revoked_at__isnull", True),
+                            ("revoked_at__gte", models.F("issued_at")),
+                            _connector="OR",
+                        ),
+                        name="player_link_revoked_after_issued",
+                    ),
+                ],
             },
         ),
+        # Last, so that it runs first when the migration is undone.
+        migrations.RunPython(migrations.RunPython.noop, forget_the_content_type),
     ]
