@@ -14,14 +14,29 @@ from __future__ import annotations
 
 import argparse
 import statistics
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
+from django.test.utils import override_settings
 
 from club.clubs.models import Club
 from club.operations.bench.pages import SIZES, measure, seed
 from club.play.models import ScoreLine
+
+
+def plain_static_storages() -> dict[str, dict[str, str]]:
+    """The configured storages, static files by plain names if the manifest the configured
+    storage needs has not been made."""
+    storages = dict(settings.STORAGES)
+    manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
+    if "Manifest" in storages["staticfiles"]["BACKEND"] and not manifest.exists():
+        storages["staticfiles"] = {
+            "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        }
+    return storages
 
 
 class Command(BaseCommand):
@@ -96,6 +111,12 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: object, **options: Any) -> None:
+        # The pages' static files by their plain names when no collectstatic has run (a fresh
+        # clone): the figures are of our views, which do not depend on how static files are named.
+        with override_settings(STORAGES=plain_static_storages()):
+            self._handle(**options)
+
+    def _handle(self, **options: Any) -> None:
         if options["many_clubs"]:
             from club.operations.bench import many_clubs
 
