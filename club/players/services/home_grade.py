@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import logging
 from collections import Counter
 from dataclasses import dataclass, replace
 
@@ -42,6 +43,8 @@ from django_tasks import task
 
 from club.players.queries import home as q
 from scoring import grade as core
+
+log = logging.getLogger(__name__)
 
 CACHE_SECONDS = 30 * 24 * 3600  # a person not seen for a month starts afresh
 CACHE_VERSION = 1  # bump when the run's arithmetic or this payload changes
@@ -134,7 +137,11 @@ def home_grade(user_id: int, club_ids: list[int]) -> HomeGrade:
     if kept is None:
         return _work_out(user_id, club_ids, claims, now)
     if cache.add(f"{key}:updating:{now}", True, UPDATE_SECONDS):
-        work_out.enqueue(user_id, club_ids)
+        try:
+            work_out.enqueue(user_id, club_ids)
+        except Exception:  # the page still shows the kept grade; the next view tries again
+            log.exception("Could not queue the home grade of user %s", user_id)
+            cache.delete(f"{key}:updating:{now}")
         done = _kept(key)  # where tasks run at once (tests, the demo), already done
         if done is not None and done[0] == now:
             return done[1]
