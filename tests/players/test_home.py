@@ -311,3 +311,12 @@ def test_the_home_pages_queries_are_fixed_however_many_clubs(
     # The unlink confirmation too.
     with django_assert_max_num_queries(4):
         assert client.get(reverse("player_home_unlink", args=["crown"])).status_code == 200
+
+
+def test_the_list_of_ones_clubs_links_to_the_home_across_clubs(client, pat, lion):
+    Membership.objects.create(user=pat, club=lion, role=Role.VIEWER)
+    client.force_login(pat)
+    page = client.get(reverse("home")).content.decode()
+    assert f'<a href="{reverse("player_home")}">Your home across clubs</a>' in page
+    client.logout()
+    assert reverse("player_home") not in client.get(reverse("home")).content.decode()
