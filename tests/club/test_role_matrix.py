@@ -189,6 +189,9 @@ WHO_MAY: dict[str, set[str]] = {
     "payee_owed": ANYONE,
     "payee_pay": ANYONE,
     "club_door": ANYONE,  # the door QR code's signed token is the key
+    # A person's home across clubs: their own claimed records only (Bob's is the viewer's)
+    "player_home": SIGNED_IN,
+    "player_home_unlink": {"viewer"},
 }
 
 

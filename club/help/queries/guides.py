@@ -76,6 +76,8 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "table_card_revoke": ("seating", "table-cards"),
     "table_card_reissue": ("seating", "table-cards"),
     "card_page": ("seating", "players-seat-themselves"),
+    "player_home": ("players", "your-home-across-clubs"),
+    "player_home_unlink": ("players", "your-home-across-clubs"),
 }
 DEFAULT_SECTION = ("secretary", "")
 # The help index lists the guides by their readers. A club's Help is for its secretaries and its
