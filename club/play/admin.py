@@ -18,6 +18,7 @@ from club.play.models import (
     NightTotal,
     Revoke,
     ScoreLine,
+    PlayerLink,
     Seat,
     Table,
     TableCard,
@@ -211,6 +212,24 @@ class TableLinkAdmin(DerivedAdmin):
     list_filter = ["table__night__season__club"]
     fields = readonly_fields = (
         "table",
+        "token_hash",
+        "issued_at",
+        "issued_by",
+        "revoked_at",
+        "revoked_by",
+    )
+
+
+@admin.register(PlayerLink)
+class PlayerLinkAdmin(DerivedAdmin):
+    """Players' own links: issued with a results email or by a secretary, revoked and re-issued
+    on the player's own-link page (club/players/views/own_links.py), audited there; shown here,
+    never changed. No salt, as for tables' links."""
+
+    list_display = ["player", "issued_at", "issued_by", "revoked_at", "revoked_by"]
+    list_filter = ["player__club"]
+    fields = readonly_fields = (
+        "player",
         "token_hash",
         "issued_at",
         "issued_by",
