@@ -123,9 +123,9 @@ def player_context(request: HttpRequest, club: Club, player: Player) -> dict[str
     query); nothing for anyone else, nor for a points club."""
     if not ledger.keeps_ledger(club):
         return {}
-    can_manage = access.can(request.user, club, access.MANAGE)
-    if not can_manage and not (request.user.is_authenticated and player.user_id == request.user.pk):
+    if not access.sees_money_owed(request.user, club, player):
         return {}
+    can_manage = access.can(request.user, club, access.MANAGE)
     debts = ledger.open_debts(club, player)
     balance = sum(d.outstanding if d.payee_id == player.pk else -d.outstanding for d in debts)
     me = player if player.user_id == request.user.pk else None
