@@ -402,11 +402,33 @@ def recipients(night: Night) -> list[tuple[int, str]]:
     """(player id, address) of the night's players who take results by email and played at
     least one hand: a player seated at a table never played has no result to be sent."""
     scored = NightTotal.objects.filter(night=night).values("player")
-    from club.clubs.models import Player
-
     return list(
         Player.objects.filter(pk__in=scored, email_results=True)
         .exclude(email="")
         .values_list("pk", "email")
         .order_by("pk")
+    )
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """The night's players who get no results email: those with no address (the secretary can
+    add one on the Players page) and those who unsubscribed (their own choice)."""
+
+    no_address: list[Player]
+    unsubscribed: list[Player]
+
+
+def left_out(night: Night) -> LeftOut:
+    """Who of the night's players (those who played a hand) gets no email, and why: one query."""
+    scored = NightTotal.objects.filter(night=night).values("player")
+    rows = list(
+        Player.objects.filter(pk__in=scored)
+        .filter(Q(email="") | Q(email_results=False))
+        .only("pk", "name", "email", "email_results")
+        .order_by("name")
+    )
+    return LeftOut(
+        no_address=[p for p in rows if not p.email],
+        unsubscribed=[p for p in rows if p.email and not p.email_results],
     )
