@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "club.grades",
     "club.money",
     "club.tournaments",
+    "club.players",
     "club.interchange",
     "club.demo",
     "club.help",

@@ -12,6 +12,7 @@ from club.interchange import urls as interchange
 from club.money import urls as money
 from club.operations import urls as operations
 from club.play import urls as play
+from club.players import urls as players
 from club.tournaments import urls as tournaments
 
 club_patterns = [
@@ -21,6 +22,7 @@ club_patterns = [
     *tournaments.club_urlpatterns,
     *interchange.club_urlpatterns,
     *money.club_urlpatterns,
+    *players.club_urlpatterns,
 ]
 
 urlpatterns = [
@@ -31,6 +33,7 @@ urlpatterns = [
     *operations.urlpatterns,
     *help.urlpatterns,
     *interchange.urlpatterns,
+    *players.urlpatterns,
     path("c/<slug:slug>/", include(club_patterns)),
     *money.urlpatterns,
 ]
