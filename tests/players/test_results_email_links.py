@@ -102,9 +102,7 @@ def test_every_link_in_every_email_opens_the_players_own_pages_with_no_log_in(
     assert opened >= 3 * len(emailed)
 
 
-def test_a_token_not_for_that_page_is_a_404(
-    emailed, club, other_club, night, players, secretary
-):
+def test_a_token_not_for_that_page_is_a_404(emailed, club, other_club, night, players, secretary):
     ann, bob = players[:2]
     night_url = reverse("player_own_night", args=[club.slug, player_links.token_for(ann), night.pk])
     assert Client().get(night_url).status_code == 200

@@ -37,9 +37,9 @@ from club.money.models import Delivery, Publication
 from club.money.queries.whom_to_pay import Counterpart, whom_to_pay
 from club.money.services import ledger
 from club.play.models import Hand, Night, NightTotal, ScoreLine
-from club.play.services import player_links
 from club.play.queries.night import Payment, night_summary
 from club.play.queries.table_sheet import REVOKES, hand_rulings, result_text
+from club.play.services import player_links
 from scoring.standings import competition_ranks
 
 MAX_ATTEMPTS = 5
@@ -359,9 +359,7 @@ def send_publication(publication_id: int, now: dt.datetime | None = None) -> Sen
             # The players' own links, issued when the night was published: one query that only
             # reads them, unless the secretary revoked one since (the email then carries a new
             # one, as the next email after a revocation does).
-            links = player_links.tokens_for(
-                [d.player for d in due if deliverable(d.email)]
-            )
+            links = player_links.tokens_for([d.player for d in due if deliverable(d.email)])
         try:
             message = compose(delivery, results, links[delivery.player_id])
             message.extra_headers["Message-ID"] = message_id(delivery)
