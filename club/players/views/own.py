@@ -40,7 +40,7 @@ from club.players.queries import own_page
 # Per client address: at most this many lookups that find no player in the window. A player
 # opens his own link a few times a week; a script trying tokens is refused long before it learns
 # anything (a token is 24 random characters).
-MISS_LIMIT, MISS_WINDOW = getattr(settings, "OWN_LINK_MISS_LIMIT", (20, 60))
+MISS_LIMIT = getattr(settings, "OWN_LINK_MISS_LIMIT", (30, 60))  # (lookups, seconds)
 
 
 def own_player(slug: str, token: str) -> tuple[Club, Player]:
@@ -80,9 +80,7 @@ def by_own_link(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         try:
             response = view(request, *args, **kwargs)
         except Http404:
-            verdict = ratelimit.hit(
-                f"own-link:miss:{client_address(request)}", MISS_LIMIT, MISS_WINDOW
-            )
+            verdict = ratelimit.hit(f"own-link:miss:{client_address(request)}", *MISS_LIMIT)
             if not verdict.allowed:
                 return too_many(request, verdict.retry_after)
             raise

@@ -25,7 +25,7 @@ from club.players.views.own import by_own_link, own_player, private, too_many
 
 # Per link: at most this many payments marked in the window, as a table's link may write
 # (club.play.views.table_links): a payee marks a few debts after a night, not dozens a minute.
-WRITE_LIMIT, WRITE_WINDOW = getattr(settings, "OWN_LINK_WRITE_LIMIT", (30, 60))
+WRITE_LIMIT = getattr(settings, "OWN_LINK_WRITE_LIMIT", (30, 60))  # (payments, seconds)
 
 
 @require_POST
@@ -37,7 +37,7 @@ def player_own_pay(request: HttpRequest, slug: str, token: str, debt_id: int) ->
     if not ledger.keeps_ledger(club):
         raise Http404("A points club keeps no ledger")
     back = reverse("player_own", args=[club.slug, token]) + "#owed"
-    verdict = ratelimit.hit(f"own-link:{hash_token(token)}", WRITE_LIMIT, WRITE_WINDOW)
+    verdict = ratelimit.hit(f"own-link:{hash_token(token)}", *WRITE_LIMIT)
     if not verdict.allowed:
         return too_many(request, verdict.retry_after)
     debts = ledger.open_debts(club, player)
