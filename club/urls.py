@@ -23,6 +23,7 @@ club_patterns = [
     *players.club_urlpatterns,
     *interchange.club_urlpatterns,
     *money.club_urlpatterns,
+    *players.club_urlpatterns,
 ]
 
 urlpatterns = [

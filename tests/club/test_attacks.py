@@ -177,7 +177,8 @@ def test_a_payment_marked_through_a_link_is_audited_shown_to_the_payee_and_undon
     publish_service.publish(owed, secretary)
     message = next(m for m in mail.outbox if m.to == ["bob@example.org"])
     assert "Ann, £0.06, through Table 1's link (Ann's phone)" in message.body
-    own_link = re.search(r"http://\S+/owed/\S+/", message.body).group(0)
+    marking = re.search(r"mark it paid on your own page:\n(http://\S+/own/\S+/)\n", message.body)
+    own_link = marking[1]
     # ... and on his own page from that link, with no login.
     page = _text(Client().get(own_link.split("http://127.0.0.1:8000")[-1]))
     assert "Marked paid to you without your login" in page

@@ -23,6 +23,7 @@ from club.clubs.models import Invitation, Membership, PlayerClaim, Role
 from club.help.queries import guides
 from club.money.models import Debt, Settlement
 from club.money.services import results_mail
+from club.play.services import player_links
 from club.play.services import table_cards as card_service
 from club.play.services import table_links as link_service
 from club.play.services import tokens as token_service
@@ -192,6 +193,14 @@ WHO_MAY: dict[str, set[str]] = {
     # A person's home across clubs: their own claimed records only (Bob's is the viewer's)
     "player_home": SIGNED_IN,
     "player_home_unlink": {"viewer"},
+    # A player's own link (Bob's): the token is the key, as a table's link
+    **dict.fromkeys(
+        ["player_own", "player_own_night", "player_own_statement", "player_own_pay"], ANYONE
+    ),
+    # ... which only the secretary shows, re-issues or revokes
+    **dict.fromkeys(
+        ["player_own_link", "player_own_link_reissue", "player_own_link_revoke"], MANAGE
+    ),
 }
 
 
@@ -249,6 +258,10 @@ def world(club, season, players, secretary, scorer, viewer):
         "payee_pay": results_mail.payee_token(bob.pk),
         "claim_confirm": claim_token,
         "club_door": token_service.door_token(club),
+        **dict.fromkeys(
+            ["player_own", "player_own_night", "player_own_statement", "player_own_pay"],
+            player_links.token_for(bob),
+        ),
     }
     return {
         "slug": club.slug,
@@ -352,6 +365,8 @@ NOT_NOW = {("link_pay", "post")}
 # The guides' pictures come from bin/screenshots: a checkout without them answers 404 (the guides'
 # own tests check every picture a guide shows).
 NOT_NOW |= {("help_image", "get")}
+# A player's own link shows a night once it is closed (this one is open).
+NOT_NOW |= {("player_own_night", "get")}
 # A sign-up's emailed link works once (then it sends to the log-in page), and a made-up one is a
 # 404 as any wrong token is: tests/clubs/test_signup.py follows a real one.
 NOT_NOW |= {("signup_confirm", "get"), ("signup_confirm", "post")}

@@ -81,7 +81,8 @@ def test_the_players_guide_prints_on_one_page(client, db):
     assert len(reader.pages) == 1
     text = reader.pages[0].extract_text()
     for heading in ("Scoring at the table", "Open your table's sheet", "Enter a hand",
-                    "Put a mistake right", "No signal?", "After the night"):  # fmt: skip
+                    "Put a mistake right", "No signal?", "After the night",
+                    "Your own link"):  # fmt: skip
         assert heading in text, heading
 
 

@@ -58,3 +58,13 @@ def test_the_live_board_refreshes_every_second_not_every_1_second(
     monkeypatch.setattr(live, "POLL_SECONDS", 5)
     page = sec_client.get(reverse("live_night", args=[club.slug, night.pk])).content.decode()
     assert "refreshes every 5 seconds" in page
+
+
+@pytest.mark.parametrize(
+    ("items", "sentence"),
+    [([], ""), (["Ann"], "Ann"), (["Ann", "Bob"], "Ann and Bob"), (["A", "B", "C"], "A, B and C")],
+)
+def test_a_list_is_written_as_a_sentence_writes_it(items, sentence):
+    from club.lib.words import listed
+
+    assert listed(items) == sentence

@@ -73,6 +73,15 @@ def may_add_players(user: User | AnonymousUser, club: Club) -> bool:
     return can(user, club, MANAGE) or (club.scorers_add_players and can(user, club, SCORE))
 
 
+def sees_money_owed(user: User | AnonymousUser, club: Club, player: Player) -> bool:
+    """Money owed by or to a player is for the club's secretaries and for the member whose
+    claimed record it is (and, by the player's own link, the player: club.players), never for
+    the other members or the public."""
+    if can(user, club, MANAGE):
+        return True
+    return user.is_authenticated and player.user_id is not None and player.user_id == user.pk
+
+
 def require(request: HttpRequest, club: Club, power: str) -> None:
     """404 when the user may not see the club at all, 403 when they may see but not do."""
     zones.activate(club)  # the page's dates and times are the club's

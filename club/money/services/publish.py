@@ -31,7 +31,7 @@ from club.clubs.services.setup import SetupError
 from club.money.models import Delivery, Publication, Settlement
 from club.money.services import ledger, results_mail
 from club.play.models import Night
-from club.play.services import signals
+from club.play.services import player_links, signals
 
 log = logging.getLogger(__name__)
 
@@ -130,10 +130,15 @@ def _publish_locked(night: Night, user: User | None) -> Publication | None:
     night.published_at = now
     last = night.publications.order_by("-number").values_list("number", flat=True).first()
     publication = Publication.objects.create(night=night, number=(last or 0) + 1, by=user)
+    recipients = results_mail.recipients(night)
     Delivery.objects.bulk_create(
-        Delivery(publication=publication, player_id=pk, email=email)
-        for pk, email in results_mail.recipients(night)
+        Delivery(publication=publication, player_id=pk, email=email) for pk, email in recipients
     )
+    # Every link in a results email goes through the player's own link: each recipient's is
+    # issued here, with the publication, so the worker composing the emails only reads them. A
+    # player who gets no email (no address, unsubscribed, no hand played) gets no link from it.
+    emailed = [pk for pk, email in recipients if results_mail.deliverable(email)]
+    player_links.tokens_for(list(Player.objects.filter(pk__in=emailed).order_by("pk")))
     AuditEvent.objects.create(
         club=club,
         night=night,

@@ -32,11 +32,14 @@ import scoring
 from club.clubs.models import Club, Player, Season
 from club.lib import zones
 from club.lib.site import absolute
+from club.lib.words import listed
 from club.money.models import Delivery, Publication
+from club.money.queries.whom_to_pay import Counterpart, whom_to_pay
 from club.money.services import ledger
 from club.play.models import Hand, Night, NightTotal, ScoreLine
 from club.play.queries.night import Payment, night_summary
 from club.play.queries.table_sheet import REVOKES, hand_rulings, result_text
+from club.play.services import player_links
 from scoring.standings import competition_ranks
 
 MAX_ATTEMPTS = 5
@@ -66,8 +69,10 @@ PAYEE_LINK_DAYS = 180
 
 
 def payee_token(player_id: int) -> str:
-    """The player's own link from their results email: they mark what they are paid with it,
-    without logging in. Signed (SECRET_KEY), it names one player and lasts PAYEE_LINK_DAYS."""
+    """The payee's link of the results emails sent before each player had his own link (a
+    PlayerLink, club.play.services.player_links): it marks what they are paid, without logging
+    in. Signed (SECRET_KEY), it names one player and lasts PAYEE_LINK_DAYS; no email carries a
+    new one, and the `owed/<token>/` page answers the ones already sent until they expire."""
     return signing.dumps({"p": player_id}, salt=PAYEE_SALT, compress=True)
 
 
@@ -208,29 +213,55 @@ def attach_to_results(attacher: Attacher) -> None:
         _attachers.append(attacher)
 
 
-@zones.on_club_clock(lambda delivery, results: results.club)  # "closed at" on the club's clock
-def compose(delivery: Delivery, results: NightResults) -> EmailMessage:
+def _you_owe(club: Club, owes: list[Counterpart]) -> str:
+    """ "Bob £0.40 and Cat £0.15": whom the player pays, for "You owe ... in all"."""
+    return listed([f"{c.player.name} {club.format_amount(c.amount)}" for c in owes])
+
+
+def _owe_you(club: Club, owed: list[Counterpart]) -> str:
+    """ "Bob owes you £0.40 and Cat £0.15": who pays the player."""
+    if not owed:
+        return ""
+    first, *rest = owed
+    return listed(
+        [f"{first.player.name} owes you {club.format_amount(first.amount)}"]
+        + [f"{c.player.name} {club.format_amount(c.amount)}" for c in rest]
+    )
+
+
+@zones.on_club_clock(lambda delivery, results, token: results.club)  # "closed at": club's clock
+def compose(delivery: Delivery, results: NightResults, token: str) -> EmailMessage:
+    """The player's results email. Every link in it opens through the player's own link
+    (`token`, club.play.services.player_links), so it works with no log-in in a private club and
+    shows him what only he may see; the unsubscribe link (RFC 8058) is its own."""
     night, club = results.night, results.club
     player = delivery.player
     mine = results.players.get(player.pk)
     correction = delivery.publication.is_correction
     unsubscribe = absolute(reverse("unsubscribe", args=[club.slug, unsubscribe_token(player.pk)]))
+    keeps_ledger = ledger.keeps_ledger(club)
+    whom = whom_to_pay(club, player) if keeps_ledger and mine is not None else None
+    own_url = absolute(reverse("player_own", args=[club.slug, token]))
     context = {
         "club": club,
         "night": night,
         "player": player,
         "result": mine,
         "correction": correction,
-        "points": not ledger.keeps_ledger(club),
-        "night_url": absolute(reverse("night_detail", args=[club.slug, night.pk])),
+        "points": not keeps_ledger,
+        "night_url": absolute(reverse("player_own_night", args=[club.slug, token, night.pk])),
         "statement_url": absolute(
-            reverse("player_statement", args=[club.slug, player.pk]) + f"?season={night.season_id}"
+            reverse("player_own_statement", args=[club.slug, token]) + f"?season={night.season_id}"
         ),
-        "player_url": absolute(reverse("player_detail", args=[club.slug, player.pk])),
+        "player_url": own_url,
         "unsubscribe_url": unsubscribe,
-        "owed_url": absolute(reverse("payee_owed", args=[club.slug, payee_token(player.pk)])),
+        # The own page holds the marking of payments; only a player owed something is sent to it
+        # for that.
+        "owed_url": own_url,
+        "you_owe": _you_owe(club, whom.owes) if whom else "",
+        "owe_you": _owe_you(club, whom.owed) if whom else "",
         "marked": [m for m in ledger.marked_for_payee(player, night) if m.undone_at is None]
-        if ledger.keeps_ledger(club)
+        if keeps_ledger
         else [],
     }
     subject = render_to_string("money/email/result_subject.txt", context).strip()
@@ -314,20 +345,23 @@ def send_publication(publication_id: int, now: dt.datetime | None = None) -> Sen
     abandoned = Q(status=Delivery.Status.SENDING, next_attempt_at__lte=now)
     due = list(rows.filter(pending | abandoned).select_related("player").order_by("id"))
     results = None
+    links: dict[int, str] = {}
     for delivery in due:
         if not _claim(delivery, now):
             continue
         delivery.publication = publication
-        try:
-            validate_email(delivery.email)
-        except ValidationError:
+        if not deliverable(delivery.email):
             _record(delivery, _failed(f"Not an email address: {delivery.email!r}"))
             report.failed += 1
             continue
         if results is None:
             results = night_results(publication.night)
+            # The players' own links, issued when the night was published: one query that only
+            # reads them, unless the secretary revoked one since (the email then carries a new
+            # one, as the next email after a revocation does).
+            links = player_links.tokens_for([d.player for d in due if deliverable(d.email)])
         try:
-            message = compose(delivery, results)
+            message = compose(delivery, results, links[delivery.player_id])
             message.extra_headers["Message-ID"] = message_id(delivery)
             message.send(fail_silently=False)
         except smtplib.SMTPRecipientsRefused as error:
@@ -373,6 +407,15 @@ def send_publication(publication_id: int, now: dt.datetime | None = None) -> Sen
     return report
 
 
+def deliverable(email: str) -> bool:
+    """An address an email can be sent to (a malformed one fails its delivery at once)."""
+    try:
+        validate_email(email)
+    except ValidationError:
+        return False
+    return True
+
+
 def _record(delivery: Delivery, fields: dict[str, Any]) -> None:
     """The row's outcome, at once (its own commit), and only while this worker still holds it."""
     Delivery.objects.filter(
@@ -402,11 +445,33 @@ def recipients(night: Night) -> list[tuple[int, str]]:
     """(player id, address) of the night's players who take results by email and played at
     least one hand: a player seated at a table never played has no result to be sent."""
     scored = NightTotal.objects.filter(night=night).values("player")
-    from club.clubs.models import Player
-
     return list(
         Player.objects.filter(pk__in=scored, email_results=True)
         .exclude(email="")
         .values_list("pk", "email")
         .order_by("pk")
+    )
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """The night's players who get no results email: those with no address (the secretary can
+    add one on the Players page) and those who unsubscribed (their own choice)."""
+
+    no_address: list[Player]
+    unsubscribed: list[Player]
+
+
+def left_out(night: Night) -> LeftOut:
+    """Who of the night's players (those who played a hand) gets no email, and why: one query."""
+    scored = NightTotal.objects.filter(night=night).values("player")
+    rows = list(
+        Player.objects.filter(pk__in=scored)
+        .filter(Q(email="") | Q(email_results=False))
+        .only("pk", "name", "email", "email_results")
+        .order_by("name")
+    )
+    return LeftOut(
+        no_address=[p for p in rows if not p.email],
+        unsubscribed=[p for p in rows if p.email and not p.email_results],
     )

@@ -18,7 +18,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.html import format_html, format_html_join
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import SafeString
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -26,6 +28,7 @@ from club.clubs.models import Club, Player
 from club.clubs.queries import access
 from club.clubs.queries.access import login_if_hidden
 from club.grades.services import signals as grades_signals
+from club.lib.words import count, listed
 from club.money.forms.ledger import NettingForm, PaymentForm
 from club.money.models import Debt, Settlement
 from club.money.queries.money_owed import link_pay_rows, pay_rows, table_debts
@@ -123,9 +126,9 @@ def player_context(request: HttpRequest, club: Club, player: Player) -> dict[str
     query); nothing for anyone else, nor for a points club."""
     if not ledger.keeps_ledger(club):
         return {}
-    can_manage = access.can(request.user, club, access.MANAGE)
-    if not can_manage and not (request.user.is_authenticated and player.user_id == request.user.pk):
+    if not access.sees_money_owed(request.user, club, player):
         return {}
+    can_manage = access.can(request.user, club, access.MANAGE)
     debts = ledger.open_debts(club, player)
     balance = sum(d.outstanding if d.payee_id == player.pk else -d.outstanding for d in debts)
     me = player if player.user_id == request.user.pk else None
@@ -152,15 +155,55 @@ def night_publish(request: HttpRequest, slug: str, night_id: int) -> HttpRespons
                 sent = publication.deliveries.count()
                 messages.success(
                     request,
-                    f"{night}'s results are published: final. "
-                    f"{sent} player{'s' if sent != 1 else ''} will be emailed their result.",
+                    format_html(
+                        "{}'s results are published: final. {} will be emailed their result.{}",
+                        night,
+                        count(sent, "player"),
+                        no_email(club, results_mail.left_out(night)),
+                    ),
                 )
         return redirect("night_detail", slug=club.slug, night_id=night.pk)
     return render(
         request,
         "money/ledger/publish.html",
-        {"club": club, "night": night, "recipients": len(results_mail.recipients(night))},
+        {
+            "club": club,
+            "night": night,
+            "recipients": len(results_mail.recipients(night)),
+            "left_out": results_mail.left_out(night),
+        },
     )
+
+
+def no_email(club: Club, left: results_mail.LeftOut) -> SafeString:
+    """ " 2 players have no address and get no email: Ann and Bob (add addresses on the Players
+    page). 1 player unsubscribed and gets none: Cat." for the publish message; "" for nobody."""
+    parts = []
+    if left.no_address:
+        n = len(left.no_address)
+        parts.append(
+            format_html(
+                ' {} {} no address and {} no email: {} (add {} on <a href="{}">the Players '
+                "page</a>).",
+                count(n, "player"),
+                "has" if n == 1 else "have",
+                "gets" if n == 1 else "get",
+                listed([p.name for p in left.no_address]),
+                "an address" if n == 1 else "addresses",
+                reverse("player_list", args=[club.slug]),
+            )
+        )
+    if left.unsubscribed:
+        n = len(left.unsubscribed)
+        parts.append(
+            format_html(
+                " {} unsubscribed and {} none: {}.",
+                count(n, "player"),
+                "gets" if n == 1 else "get",
+                listed([p.name for p in left.unsubscribed]),
+            )
+        )
+    return format_html_join("", "{}", ((part,) for part in parts))
 
 
 @login_required

@@ -1,5 +1,10 @@
 """The payee's own page, opened from the link in their results email with no login: what others
-owe them, a form to mark each paid, and the payments someone marked for them without a login."""
+owe them, a form to mark each paid, and the payments someone marked for them without a login.
+
+Results emails now carry the player's own link instead (club.players, `player_own`); this page
+stays as it was for the signed links of emails already sent, until their PAYEE_LINK_DAYS end. It
+does not redirect to the own link: that would mint a live own link from an old signed one, even
+after the secretary revoked the player's link."""
 
 from __future__ import annotations
 

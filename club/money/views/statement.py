@@ -1,4 +1,5 @@
-"""A player's statement printed (a PDF download): the player page's season, and money owed."""
+"""A player's statement printed (a PDF download): the player page's season, and money owed for
+those who may see it (the secretary, the player's own account)."""
 
 from __future__ import annotations
 
@@ -21,11 +22,14 @@ def player_statement(request: HttpRequest, club: Club, player_id: int) -> HttpRe
     season = sq.pick_season(sq.club_seasons(club), request.GET.get("season"), club.today())
     if season is None:
         raise Http404("This club has no seasons yet")
+    # Money owed is printed only for the secretary and the member whose record it is; anyone
+    # else who may read the club gets the season's figures without it.
+    shows_owed = ledger.keeps_ledger(club) and access.sees_money_owed(request.user, club, player)
     context = {
         "club": club,
         "season": season,
         "statement": money_statement.player_statement(
-            club, season, player, ledger.balance(player) if ledger.keeps_ledger(club) else None
+            club, season, player, ledger.balance(player) if shows_owed else None
         ),
         "sheet_title": f"Statement · {player.name} · {season}",
         "printed_at": club.local_now(),

@@ -25,6 +25,7 @@ TOKEN_HEADS: dict[str, int] = {
     "k": 1,  # a table's permanent card, /k/<token>/
     "door": 1,  # the club's door, /c/<club>/door/<token>/
     "owed": 1,  # the payee's link, /c/<club>/owed/<token>/
+    "own": 1,  # a player's own link, /c/<club>/own/<token>/
     "unsubscribe": 1,  # /c/<club>/unsubscribe/<token>/
     "claim": 1,  # a member's claim on a player, /c/<club>/claim/<token>/
     "signup/confirm": 1,  # the sign-up email's link: it signs the new secretary in
