@@ -185,3 +185,18 @@ def test_the_pages_queries_do_not_grow_with_the_nights(
         response = client.get(url)
     assert response.status_code == 200
     assert response.content.decode().count('<tr data-night="') == nights
+
+
+@pytest.mark.parametrize("hands", [1, 8])
+def test_the_night_pages_queries_do_not_grow_with_the_hands(
+    night, table4, players, secretary, hands, django_assert_max_num_queries
+):
+    for i in range(hands):
+        play(table4, secretary, players[i % 4], "solo", 5)
+    close_night(night, secretary)
+    url = own(players[1], night.pk, name="player_own_night")
+    client = Client()
+    with django_assert_max_num_queries(12):
+        response = client.get(url)
+    assert response.status_code == 200
+    assert response.content.decode().count('<tr id="hand-') == hands
