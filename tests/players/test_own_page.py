@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from club.clubs.models import Player
-from club.grades.models import GradeSettings
+from club.grades.models import GradeOptOut, GradeSettings
 from club.money.services import publish as publish_service
 from club.play.models import NightTotal
 from club.play.services import player_links
@@ -86,14 +86,30 @@ def test_a_debtors_page_has_no_pay_form(closed, players):
 
 
 def test_the_grade_shows_only_when_the_club_shows_grades(closed, players, club):
+    from club.grades.queries import grades as gq
+    from club.grades.services import grades as grade_service
+
     bob = players[1]
     _, html = page(Client(), own(bob))
-    shown = GradeSettings.objects.filter(club=club).first()
-    if shown is None or shown.enabled:
-        assert "grade" in html.lower()
+    assert "No grade yet" in html  # grades are on, and not yet rated
+    grade_service.rebuild(club)
+    shown = gq.shown(gq.current(bob), gq.settings_for(club).min_hands)
+    assert shown is not None
+    _, html = page(Client(), own(bob))
+    assert f"Your grade: <strong>{shown.value} ±{shown.plus_minus}</strong>" in html
+    # Not graded in public: his own page still shows him his grade.
+    GradeOptOut.objects.create(player=bob)
+    _, html = page(Client(), own(bob))
+    assert "Your grade:" in html
     GradeSettings.objects.update_or_create(club=club, defaults={"enabled": False})
     _, html = page(Client(), own(bob))
     assert "Your grade" not in html and "No grade yet" not in html
+
+
+def test_a_club_with_no_season_and_a_player_with_no_nights(club, players):
+    _, html = page(Client(), own(players[0]))
+    assert "You have not played a night yet." in html
+    assert "player_own_statement" not in html and "statement" not in html.lower()
 
 
 def test_the_nights_sheet_for_his_table_and_the_settle_up(closed, players):
@@ -185,3 +201,18 @@ def test_the_pages_queries_do_not_grow_with_the_nights(
         response = client.get(url)
     assert response.status_code == 200
     assert response.content.decode().count('<tr data-night="') == nights
+
+
+@pytest.mark.parametrize("hands", [1, 8])
+def test_the_night_pages_queries_do_not_grow_with_the_hands(
+    night, table4, players, secretary, hands, django_assert_max_num_queries
+):
+    for i in range(hands):
+        play(table4, secretary, players[i % 4], "solo", 5)
+    close_night(night, secretary)
+    url = own(players[1], night.pk, name="player_own_night")
+    client = Client()
+    with django_assert_max_num_queries(12):
+        response = client.get(url)
+    assert response.status_code == 200
+    assert response.content.decode().count('<tr id="hand-') == hands

@@ -33,7 +33,7 @@ class OwnNight:
 
     night_id: int
     date: dt.date
-    name: str
+    title: str  # the night's own title, if it has one ("Club night ..." is its date)
     net: int  # his total for the night, in the club's unit (the night total's own figure)
     hands: int
     state: str  # "open", "closed" (provisional) or "published", as Night.state
@@ -61,7 +61,7 @@ def own_nights(player: Player, limit: int = NIGHTS_SHOWN) -> list[OwnNight]:
         .order_by("-night__date", "-night_id")[:limit]
     )
     return [
-        OwnNight(t.night_id, t.night.date, str(t.night), t.net, t.hands, t.night.state)
+        OwnNight(t.night_id, t.night.date, t.night.title, t.net, t.hands, t.night.state)
         for t in totals
     ]
 
