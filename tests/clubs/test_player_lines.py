@@ -222,7 +222,8 @@ def test_paste_previews_then_saves_once_with_an_audit_event(sec_client, club, se
     assert event.subject == (
         "Players added in bulk: 2 new players, 1 address added, 1 address changed"
     )
-    assert event.after["new"] == ["Cat Dunn", "Dan Ellis"]
+    assert event.after["new"] == "Cat Dunn; Dan Ellis"
+    assert event.after["address changed"] == "Bob Cole"
     assert event.after["digest"] == digest_of(shown)
 
 

@@ -344,6 +344,20 @@ def plan(club: Club, entries: list[Entry]) -> Plan:
 # Applying --------------------------------------------------------------------------------------
 
 
+def _audited(todo: Plan, signed: str) -> dict[str, str]:
+    """The event's record: the names by what happened to them (as the audit page shows them),
+    and the lines' digest, by which a resend is recognised."""
+    groups = {
+        "new": todo.of(Kind.NEW),
+        "address added": todo.of(Kind.ADDED),
+        "address changed": todo.of(Kind.CHANGED),
+        "address kept (claimed)": todo.of(Kind.KEPT),
+        "brought back": todo.brought_back,
+    }
+    record = {key: "; ".join(s.entry.name for s in steps) for key, steps in groups.items() if steps}
+    return {**record, "digest": signed}
+
+
 @dataclass
 class Applied:
     plan: Plan
@@ -394,13 +408,6 @@ def apply(club: Club, entries: list[Entry], user: User | None, signed: str) -> A
             user=user,
             action=AuditEvent.Action.CREATE if new else AuditEvent.Action.UPDATE,
             subject=f"Players added in bulk: {todo.summary()}"[:120],
-            after={
-                "digest": signed,
-                "new": [s.entry.name for s in new],
-                "address added": [s.entry.name for s in todo.of(Kind.ADDED)],
-                "address changed": [s.entry.name for s in todo.of(Kind.CHANGED)],
-                "address kept (claimed)": [s.entry.name for s in todo.of(Kind.KEPT)],
-                "brought back": [s.entry.name for s in todo.brought_back],
-            },
+            after=_audited(todo, signed),
         )
         return Applied(todo, [s.player for s in todo.steps if s.player])
