@@ -164,6 +164,7 @@ def test_the_plan_names_what_each_line_does(club, django_user_model, django_asse
         ("Dan Ellis", Kind.KEPT, False),
         ("Eve Ford", Kind.NEW, False),
     ]
+    assert plan.steps[0].name == "Ann Baxter"  # as the club has it, not as pasted
     assert plan.summary() == (
         "1 new player, 1 address added, 1 address changed, 1 brought back from inactive"
     )

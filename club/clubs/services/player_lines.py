@@ -251,6 +251,11 @@ class Step:
         return self.back or self.kind in (Kind.NEW, Kind.ADDED, Kind.CHANGED)
 
     @property
+    def name(self) -> str:
+        """The player's name as the club has it ("Ann Baxter" for a line "ann baxter")."""
+        return self.player.name if self.player is not None else self.entry.name
+
+    @property
     def kept(self) -> bool:
         return self.kind is Kind.KEPT
 
@@ -259,7 +264,7 @@ class Step:
         """What the line does, said by its number where it is not what the paste asks."""
         if self.kind is Kind.KEPT:
             return (
-                f"Line {self.entry.line}: {self.entry.name} has claimed their entry and keeps the "
+                f"Line {self.entry.line}: {self.name} has claimed their entry and keeps the "
                 "address they gave; the pasted one is left."
             )
         return ""
@@ -354,7 +359,7 @@ def _audited(todo: Plan, signed: str) -> dict[str, str]:
         "address kept (claimed)": todo.of(Kind.KEPT),
         "brought back": todo.brought_back,
     }
-    record = {key: "; ".join(s.entry.name for s in steps) for key, steps in groups.items() if steps}
+    record = {key: "; ".join(s.name for s in steps) for key, steps in groups.items() if steps}
     return {**record, "digest": signed}
 
 
