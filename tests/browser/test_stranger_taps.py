@@ -33,6 +33,7 @@ MEMBERS = {
     "Hal Irons": "hal@plough.example.org",
 }
 TAP_CEILING = 40
+PAGE_REQUESTS = ("document", "xhr", "fetch")  # may answer 404 on purpose (conftest.py)
 
 
 class Counter:
@@ -52,10 +53,22 @@ class Counter:
 
 
 def watched_page(context: BrowserContext, errors: list[str]) -> Page:
-    """A table's phone, whose console errors fail the test as the main page's do."""
+    """A table's phone, whose console errors fail the test as the main page's do (conftest.py's
+    `page`: a refused request is judged by its answer, not by the console's line about it)."""
     page = context.new_page()
     page.set_default_timeout(15_000)
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+
+    def on_console(message) -> None:
+        if message.type == "error" and not message.text.startswith("Failed to load resource"):
+            errors.append(message.text)
+
+    def on_response(response) -> None:
+        kind = response.request.resource_type
+        if response.status >= 500 or (response.status == 404 and kind not in PAGE_REQUESTS):
+            errors.append(f"{response.status} for {kind} {response.url}")
+
+    page.on("console", on_console)
+    page.on("response", on_response)
     page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
     return page
 
@@ -149,8 +162,8 @@ def test_a_stranger_reaches_a_published_night_with_addresses_in_forty_taps(
         Delivery.objects.filter(publication__night=night).values_list("email", flat=True)
     )
     assert queued == sorted(MEMBERS.values())
-    sent = sorted(address for m in mail.outbox[1:] for address in m.to)
-    assert sent == sorted(MEMBERS.values())
+    sent = sorted(a for m in mail.outbox for a in m.to if a in MEMBERS.values())
+    assert sent == sorted(MEMBERS.values())  # each member's once
     print(
         f"\nFrom / to a published night of two tables, eight players with addresses: "
         f"{count.taps} taps (a tap into each field included) and {count.keys} keystrokes "
