@@ -3,7 +3,15 @@ lock-outs, invitations and closing under /c/<slug>/ (club/urls.py)."""
 
 from django.urls import include, path
 
-from club.clubs.views import accounts, club_account, invitations, lockouts, setup, signup
+from club.clubs.views import (
+    accounts,
+    club_account,
+    invitations,
+    lockouts,
+    player_lines,
+    setup,
+    signup,
+)
 
 urlpatterns = [
     # Before Django's own: says so when the email could not be sent (club/clubs/views/accounts.py).
@@ -19,6 +27,7 @@ urlpatterns = [
 
 club_urlpatterns = [
     *setup.urlpatterns,
+    *player_lines.urlpatterns,  # players in bulk: pasted lines or a CSV file, previewed
     *lockouts.urlpatterns,  # a secretary unlocks a locked-out member
     *invitations.club_urlpatterns,  # a secretary withdraws an unanswered invitation
     *club_account.urlpatterns,  # closing the club's account, forgetting a player

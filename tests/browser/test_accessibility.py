@@ -91,6 +91,7 @@ def app_pages(club, season, players, secretary, viewer):
             f"/c/{s}/standings/",
             f"/c/{s}/players/",
             f"/c/{s}/players/new/",
+            f"/c/{s}/players/add-many/",
             f"/c/{s}/players/{players[0].pk}/",
             f"/c/{s}/players/{players[0].pk}/edit/",
             f"/c/{s}/setup/",

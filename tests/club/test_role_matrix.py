@@ -132,6 +132,7 @@ WHO_MAY: dict[str, set[str]] = {
             "club_setup",
             "player_create",
             "player_edit",
+            "player_lines",
             "season_list",
             "season_create",
             "season_edit",

@@ -92,11 +92,19 @@ def test_the_first_run_page_makes_players_season_and_tonight_then_the_draw(clien
 
     rule_set_from_preset(club, "hoyle", "Hoyle")
     client.force_login(secretary)
-    names = "Ann Baxter\nBob\n  Cat  \n\nbob\nDan\nEve\nFay\nGus\nHal\n"
-    response = client.post(
-        reverse("club_first_run", args=[club.slug]),
-        {"names": names, "rule_set": "preset:standard", "season": "Winter 2026", "all_here": "on"},
-    )
+    names = "Ann Baxter\nBob\n  Cat  \n\nDan\nEve\nFay\nGus\nHal\n"
+    data = {
+        "names": names,
+        "rule_set": "preset:standard",
+        "season": "Winter 2026",
+        "all_here": "on",
+    }
+    url = reverse("club_first_run", args=[club.slug])
+    preview = client.post(url, data)  # first what the lines make, nothing saved
+    assert preview.status_code == 200 and "Before saving: 8 new players" in preview.content.decode()
+    assert not club.players.exists()
+    digest = preview.context["form"]["digest"].value()
+    response = client.post(url, {**data, "digest": digest, "confirm": "1"})
     assert response.status_code == 302 and response["Location"] == reverse("draw", args=["crown"])
     assert sorted(club.players.values_list("name", flat=True)) == sorted(
         ["Ann Baxter", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]

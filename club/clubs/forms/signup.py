@@ -11,13 +11,13 @@ from django.contrib.auth.models import User
 from django.core.validators import validate_slug
 
 import scoring
+from club.clubs.forms.player_lines import LINES_HELP, LinesReading
 from club.clubs.forms.setup import DECIMALS_CHOICES, preset_choices
-from club.clubs.models import Club, Player
+from club.clubs.models import Club
 from club.clubs.services import clubs_lifecycle
 from club.clubs.services.setup import MAX_NEW_PLAYERS
 from club.lib import zones
 from club.lib.money import unit_fits, unit_mismatch
-from club.lib.names import normalise_name
 
 DEFAULT_ZONE = "Europe/London"
 
@@ -155,15 +155,20 @@ class SignupForm(ClubFields):
         return data
 
 
-class FirstNightForm(forms.Form):
-    """The first run: the members, the rules and the season, then tonight."""
+class FirstNightForm(LinesReading):
+    """The first run: the members (names, or names and addresses), the rules and the season,
+    then tonight. The members' lines are previewed first; the confirm carries their digest."""
 
     fields: dict[str, Any]  # by name, each its own kind of field (choices)
 
+    lines_field = "names"
+    max_lines = MAX_NEW_PLAYERS
+
     names = forms.CharField(
-        label="Your members' names, one a line",
-        widget=forms.Textarea(attrs={"rows": 9, "autocomplete": "off"}),
-        help_text="Paste them from a list or type them. You can add more later.",
+        label="Your members, one a line",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 9, "autocomplete": "off", "spellcheck": "false"}),
+        help_text=LINES_HELP + " You can add more later.",
     )
     rule_set = forms.ChoiceField(label="Rule set")
     season = forms.CharField(label="The season's name", max_length=80)
@@ -173,9 +178,10 @@ class FirstNightForm(forms.Form):
         initial=True,
     )
 
+    field_order = ["names", "file", "digest", "rule_set", "season", "all_here"]
+
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.club = club
+        super().__init__(*args, club=club, **kwargs)
         self.rule_sets = list(club.rule_sets.order_by("pk"))
         own = [(str(r.pk), r.name) for r in self.rule_sets]
         has = {r.preset for r in self.rule_sets}
@@ -189,29 +195,6 @@ class FirstNightForm(forms.Form):
         if own:
             self.fields["rule_set"].initial = own[0][0]
         self.fields["season"].initial = f"{club.today().year} season"
-
-    def clean_names(self) -> list[str]:
-        names: list[str] = []
-        seen: set[str] = set()
-        for line in self.cleaned_data["names"].splitlines():
-            name = normalise_name(line.strip(" \t,;•-*"))
-            if name and name.lower() not in seen:
-                seen.add(name.lower())
-                names.append(name)
-        if not names:
-            raise forms.ValidationError("Give at least one name, one a line.")
-        if len(names) > MAX_NEW_PLAYERS:
-            raise forms.ValidationError(
-                f"At most {MAX_NEW_PLAYERS} names at a time (these are {len(names)}): add the "
-                "rest on the Players page afterwards."
-            )
-        limit = Player._meta.get_field("name").max_length
-        too_long = [n for n in names if limit is not None and len(n) > limit]
-        if too_long:
-            raise forms.ValidationError(
-                f"{too_long[0][:30]}... is too long for a name: at most {limit} characters."
-            )
-        return names
 
     def clean_season(self) -> str:
         name = " ".join(self.cleaned_data["season"].split())

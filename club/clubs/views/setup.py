@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils.cache import add_never_cache_headers
 
+from club.clubs.forms.player_lines import PlayerLinesForm
 from club.clubs.forms.setup import (
     AddMemberForm,
     ClubSettingsForm,
@@ -72,6 +73,7 @@ def _player_list(request: HttpRequest, club: Club, form: PlayerForm | None) -> H
             "club": club,
             "players": players,
             "form": form,
+            "lines_form": PlayerLinesForm(club=club) if form is not None else None,
             "can_manage": form is not None,
         },
     )

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 import scoring
 from club.clubs.models import Club, Player, RuleSet, Season
-from club.clubs.services import setup
+from club.clubs.services import player_lines, setup
 from club.play.models import Night
 from club.play.services import arrivals, nights
 
@@ -34,15 +34,17 @@ def rule_set_for(club: Club, choice: str) -> RuleSet:
 
 def start_first_night(
     club: Club,
-    names: list[str],
+    entries: list[player_lines.Entry],
     rule_set_choice: str,
     season_name: str,
     all_here: bool,
     user: User,
+    signed: str,
 ) -> tuple[Night, list[Player]]:
-    """All of it or none: the players, the season, tonight's night and the arrivals."""
+    """All of it or none: the players (with their addresses, the lines' digest in the audit
+    trail), the season, tonight's night and the arrivals."""
     with transaction.atomic():
-        players = setup.add_players(club, names)
+        players = player_lines.apply(club, entries, user, signed).players
         rule_set = rule_set_for(club, rule_set_choice)
         start, end = season_dates(club)
         Season.objects.create(club=club, name=season_name, start=start, end=end, rule_set=rule_set)

@@ -14,6 +14,7 @@ import scoring
 from club.clubs.forms.signup import FirstNightForm
 from club.clubs.queries import access
 from club.clubs.queries.access import login_if_hidden
+from club.clubs.services import player_lines
 from club.clubs.services.setup import SetupError
 from club.play.services import first_night
 
@@ -39,17 +40,35 @@ LIMITS = getattr(
 def club_first_run(request: HttpRequest, slug: str) -> HttpResponse:
     """Members' names, the rule set and the season, then "Start tonight"."""
     club = access.get_club(request, slug, access.MANAGE)
-    form = FirstNightForm(request.POST or None, club=club)
-    if request.method == "POST" and form.is_valid():
+    form = FirstNightForm(request.POST or None, request.FILES or None, club=club)
+    preview = None
+    if request.method == "POST" and form.is_valid() and not form.confirmed:
+        # First the members' lines as they will be saved; the confirm carries their digest.
+        if form.changed_since_preview:
+            messages.warning(request, "The members changed since the preview: check them again.")
+        preview = player_lines.plan(club, form.entries)
+        data = form.cleaned_data
+        form = FirstNightForm(
+            initial={
+                "names": form.shown_text(),
+                "digest": form.signed,
+                "rule_set": data["rule_set"],
+                "season": data["season"],
+                "all_here": data["all_here"],
+            },
+            club=club,
+        )
+    elif request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             night, players = first_night.start_first_night(
                 club,
-                data["names"],
+                form.entries,
                 data["rule_set"],
                 data["season"],
                 data["all_here"],
                 access.signed_in(request),
+                form.signed,
             )
         except (SetupError, ValidationError) as error:
             text = error.messages if isinstance(error, ValidationError) else [str(error)]
@@ -66,7 +85,7 @@ def club_first_run(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "play/signup/first_run.html",
-        {"club": club, "form": form, "rule_sets": form.rule_sets},
+        {"club": club, "form": form, "rule_sets": form.rule_sets, "preview": preview},
         status=422 if form.errors else 200,
     )
 
