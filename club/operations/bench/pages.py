@@ -76,7 +76,11 @@ def seed(size: str, stderr: OutputWrapper) -> Club:
 
 
 def member_client(club: Club) -> Client:
-    user, _ = get_user_model().objects.get_or_create(username=BENCH_USER)
+    # With an address, as every member of a club has one: `bench --interchange` exports and
+    # imports the same clubs, and a member with none is refused.
+    user, _ = get_user_model().objects.update_or_create(
+        username=BENCH_USER, defaults={"email": f"{BENCH_USER}@example.org"}
+    )
     Membership.objects.get_or_create(user=user, club=club, defaults={"role": Role.VIEWER})
     client = Client()
     client.force_login(user)
