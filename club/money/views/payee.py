@@ -20,6 +20,7 @@ from club.clubs.queries import access
 from club.money.forms.ledger import PaymentForm
 from club.money.queries.money_owed import pay_rows
 from club.money.services import ledger, results_mail
+from club.money.services.ledger import OwedDebt
 
 # A reopened night's hands, and so its debts, may still change: the payee's link marks nothing
 # on it until the secretary closes it again.
@@ -83,10 +84,17 @@ def payee_pay(request: HttpRequest, slug: str, token: str, debt_id: int) -> Http
     if not debt.night.is_closed:
         messages.error(request, REOPENED.format(date=debt.night.date))
         return redirect(back)
+    record_payment(request, club, player, debt)
+    return redirect(back)
+
+
+def record_payment(request: HttpRequest, club: Club, player: Player, debt: OwedDebt) -> None:
+    """Mark `debt`, owed to `player`, paid through his own link (this page's or his own page's)
+    from the posted form, and say how it went as a message."""
     form = PaymentForm(request.POST, club=club)
     if not form.is_valid():
         messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
-        return redirect(back)
+        return
     try:
         paid = ledger.mark_paid(
             debt, form.cleaned_data["amount"], None, club=club, via=f"{player.name}'s own link"
@@ -96,7 +104,6 @@ def payee_pay(request: HttpRequest, slug: str, token: str, debt_id: int) -> Http
     else:
         left = f"; {club.format_amount(paid.outstanding)} still owed" if paid.outstanding else ""
         messages.success(request, f"{debt.payer} paid you {club.format_amount(paid.amount)}{left}.")
-    return redirect(back)
 
 
 urlpatterns = [

@@ -15,11 +15,10 @@ from django.views.decorators.http import require_GET, require_POST
 from club.clubs.services import ratelimit
 from club.grades.queries import standings as sq
 from club.lib.pdf import file_name, sheet_response
-from club.money.forms.ledger import PaymentForm
 from club.money.pdf import statement as money_statement
 from club.money.queries.whom_to_pay import whom_to_pay
 from club.money.services import ledger
-from club.money.views.payee import REOPENED
+from club.money.views.payee import REOPENED, record_payment
 from club.play.models.table_links import hash_token
 from club.players.views.own import by_own_link, own_player, private, too_many
 
@@ -54,20 +53,8 @@ def player_own_pay(request: HttpRequest, slug: str, token: str, debt_id: int) ->
     if not debt.night.is_closed:
         messages.error(request, REOPENED.format(date=debt.night.date))
         return private(redirect(back))
-    form = PaymentForm(request.POST, club=club)
-    if not form.is_valid():
-        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
-        return private(redirect(back))
-    try:
-        paid = ledger.mark_paid(
-            debt, form.cleaned_data["amount"], None, club=club, via=f"{player.name}'s own link"
-        )
-    except ledger.LedgerError as error:
-        messages.error(request, str(error))
-    else:
-        left = f"; {club.format_amount(paid.outstanding)} still owed" if paid.outstanding else ""
-        messages.success(request, f"{debt.payer} paid you {club.format_amount(paid.amount)}{left}.")
-    return redirect(back)
+    record_payment(request, club, player, debt)
+    return private(redirect(back))
 
 
 @never_cache
