@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "club.money",
     "club.tournaments",
     "club.players",
+    "club.leagues",
     "club.interchange",
     "club.demo",
     "club.help",
