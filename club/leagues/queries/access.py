@@ -22,7 +22,9 @@ def _is_organiser(user: User | AnonymousUser, league: League) -> bool:
     return bool(user.is_authenticated and league.organiser_id == user.pk)
 
 
-def entries_of(user: User | AnonymousUser, league: League, role: str | None = None) -> QuerySet:
+def entries_of(
+    user: User | AnonymousUser, league: League, role: str | None = None
+) -> QuerySet[LeagueClub]:
     """The league's entries (playing or invited) of clubs where `user` is a member, with `role`
     when given."""
     if not user.is_authenticated:
@@ -70,7 +72,9 @@ def secretary_entry(user: User | AnonymousUser, slug: str, club_slug: str) -> Le
     """The entry of `club_slug` in the league, for a secretary of that club; a 404 for anyone
     else (another club's secretary, a scorer, the organiser)."""
     league = league_or_404(slug)
-    entry = entries_of(user, league, Role.SECRETARY).filter(club__slug=club_slug).first()
+    entry: LeagueClub | None = (
+        entries_of(user, league, Role.SECRETARY).filter(club__slug=club_slug).first()
+    )
     if entry is None:
         raise Http404("No such league")
     return entry
