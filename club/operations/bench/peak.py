@@ -39,7 +39,6 @@ from club.play.queries.live_night import revision
 from club.play.queries.sheet_version import etag_of_hands, night_etag
 
 BASE_DIR = Path(settings.BASE_DIR)
-STEPS = (100, 200, 400, 700, 1000)
 PUSH_ENGINES = ("nginx",)  # process names of the push engine, when one runs
 
 
@@ -204,6 +203,7 @@ def evening(
     server_env: dict[str, str] | None = None,
     nice: int = 0,
     secretary_rate: float = 1.0,
+    save_mean: float = 150.0,
     say: Any = print,
 ) -> peak_report.Evening:
     """One evening of `clubs` clubs, start to check."""
@@ -226,7 +226,7 @@ def evening(
                 "plan": data,
                 "warmup": warmup,
                 "seconds": seconds,
-                "save_mean": 150.0,
+                "save_mean": save_mean,
                 "phone_poll": 10.0,
                 "board_poll": 1.0,
                 "night_poll": 15.0,

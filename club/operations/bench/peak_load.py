@@ -170,15 +170,17 @@ class Evening:
         path: str,
         headers: dict[str, str],
         body: str | None = None,
-    ) -> tuple[int, Mapping[str, str], str]:
-        """Send one request due at `due`; its status, headers and body. Timed if due in the
+    ) -> tuple[int, Mapping[str, str]]:
+        """Send one request due at `due`; its status and headers. Timed if due in the
         window; an error is any status its kind does not expect, or no answer."""
         sent = self.loop.time()
-        status, text, problem = 0, "", ""
+        status, problem = 0, ""
         answer: Mapping[str, str] = {}
         try:
             async with self.http.request(method, self.base + path, headers=headers, data=body) as r:
-                text = await r.text(errors="replace")
+                # The pages' scripts read only the headers here (ETag, X-Hand-Outcome): the body
+                # is read, not decoded.
+                await r.read()
                 status, answer = r.status, r.headers
         except (TimeoutError, aiohttp.ClientError, OSError) as error:
             problem = f"{type(error).__name__}: {error}"
@@ -199,7 +201,7 @@ class Evening:
                 f.errors[kind] += 1
                 if len(f.samples) < 20:
                     f.samples.append(f"{kind} {method} {path}: {problem[:200]}")
-        return status, answer, text
+        return status, answer
 
     # --- the pages -------------------------------------------------------------------------
 
@@ -214,7 +216,7 @@ class Evening:
             await self.until(moment)
             body = body or hand_body(self.plan["form_fields"], phone, number, self.csrf)
             state["saving"] = True
-            status, headers, _ = await self.fetch(
+            status, headers = await self.fetch(
                 "save",
                 moment,
                 "POST",
@@ -252,7 +254,7 @@ class Evening:
         self, phone: dict[str, Any], state: dict[str, Any], due: float, kind: str
     ) -> None:
         headers = {"HX-Request": "true", "If-None-Match": state["etag"]}
-        status, answer, _ = await self.fetch(kind, due, "GET", f"/t/{phone['token']}/", headers)
+        status, answer = await self.fetch(kind, due, "GET", f"/t/{phone['token']}/", headers)
         if status == 200:
             state["etag"] = answer.get("ETag", state["etag"])
 
@@ -271,7 +273,7 @@ class Evening:
     ) -> None:
         headers = {"HX-Request": "true", "Cookie": f"sessionid={club['session']}"}
         path = f"{club['board']}?since={state['revision']}"
-        status, answer, _ = await self.fetch(kind, due, "GET", path, headers)
+        status, answer = await self.fetch(kind, due, "GET", path, headers)
         if status == 200:
             state["revision"] = answer.get("ETag", "").strip('"') or state["revision"]
 
@@ -290,7 +292,7 @@ class Evening:
             "If-None-Match": state["etag"],
             "Cookie": f"sessionid={club['session']}",
         }
-        status, answer, _ = await self.fetch("night poll", due, "GET", club["night"], headers)
+        status, answer = await self.fetch("night poll", due, "GET", club["night"], headers)
         if status == 200:
             state["etag"] = answer.get("ETag", state["etag"])
 

@@ -93,7 +93,7 @@ class Command(BaseCommand):
             help="--peak: evenings at growing N (--steps), the largest that holds",
         )
         parser.add_argument(
-            "--steps", default="100,200,400,700,1000", help="--peak --find-max: the N to try"
+            "--steps", default="25,50,100,200,400,700,1000", help="--peak --find-max: the N to try"
         )
         parser.add_argument(
             "--push-url",
