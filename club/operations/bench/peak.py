@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -162,6 +163,22 @@ def check(nights: list[Night], saves: list[list[Any]], evening: peak_report.Even
     )
 
 
+REQUEST_LINE = re.compile(r" club\.requests \[[^\]]*\] (\w+) (\S+) (\d+) ([\d.]+)ms")
+
+
+def served_ms(log: Path) -> dict[str, list[float]]:
+    """The node's own time for each request (its request log's lines), by method, route and
+    status: what the server spent, without the time a request waited for a worker."""
+    out: dict[str, list[float]] = defaultdict(list)
+    with log.open(errors="replace") as lines:
+        for line in lines:
+            found = REQUEST_LINE.search(line)
+            if found:
+                method, route, status, ms = found.groups()
+                out[f"{method} {route} {status}"].append(float(ms))
+    return out
+
+
 def drive(
     config: dict[str, Any], server: subprocess.Popen, database: str, nice: int
 ) -> tuple[dict[str, Any], dict[str, float]]:
@@ -216,6 +233,10 @@ def evening(
     say(f"  set up {clubs} clubs, {len(plan.phones)} tables and their links in {took:.1f} s")
     env = server_env or node_env()
     env["REQUEST_LOG"] = "true"  # as docs/operators.md runs a node
+    # A worker keeps its database connection through the run (the guide's 60 s would have it
+    # reconnect once a minute, a cost too small to see): a backend that ends in the window takes
+    # its CPU time with it, and PostgreSQL's CPU would read low.
+    env["CONN_MAX_AGE"] = str(int(warmup + seconds + 300))
     with tempfile.TemporaryDirectory(prefix="bench-peak-") as folder:
         log = Path(folder) / "node.log"
         server = start_node(port, env, log, workers=workers, threads=1)
@@ -237,7 +258,8 @@ def evening(
             result, cpu = drive(config, server, connection.settings_dict["NAME"], nice)
         finally:
             stop_server(server)
-        log_lines = sum(1 for _ in log.open("rb"))
+        served = served_ms(log)
+        log_lines = sum(len(v) for v in served.values())
     evening = peak_report.Evening(
         clubs=clubs,
         window_s=result["window_s"],
@@ -249,10 +271,14 @@ def evening(
         cpu=cpu,
     )
     check(nights, result["saves"], evening)
+    evening.served = {
+        route: (peak_report.percentile(ms, 0.5), peak_report.percentile(ms, 0.99), len(ms))
+        for route, ms in sorted(served.items(), key=lambda item: -len(item[1]))
+    }
     generator_share = cpu.get("load generator", 0) / max(cpu["machine, all processes"], 0.01)
     say(
         f"  open files: limit {result['nofile'][0]} raised to {result['nofile'][1]} in the "
-        f"load generator; the node's log has {log_lines} lines; load generator "
+        f"load generator; the node logged {log_lines} requests; load generator "
         f"{generator_share:.0%} of the machine's CPU in the window"
     )
     return evening

@@ -60,6 +60,8 @@ class Evening:
     unbalanced: int = 0  # hands whose score lines do not add up to zero
     uneven_nights: int = 0  # nights whose score lines do not add up to zero
     problems: list[str] = field(default_factory=list)
+    # The node's own time by route (its request log), the whole run: (p50, p99, requests).
+    served: dict[str, tuple[float, float, int]] = field(default_factory=dict)
 
     @property
     def errors(self) -> int:
@@ -125,6 +127,11 @@ def lines(evening: Evening, goal_ms: float = GOAL_MS) -> list[str]:
             f"{percentile(evening.push_ms, 0.5):.0f} ms, p99 "
             f"{percentile(evening.push_ms, 0.99):.0f} ms ({len(evening.push_ms)} messages)"
         )
+    if evening.served:
+        title = "the node's own time (its request log)"
+        out.append(f"  {title:<44} {'count':>7} {'p50 ms':>7} {'p99 ms':>7}")
+        for route, (p50, p99, count) in list(evening.served.items())[:8]:
+            out.append(f"  {route[:44]:<44} {count:>7} {p50:7.1f} {p99:7.1f}")
     out += cpu_lines(evening.cpu, per_s)
     out.append(
         f"  holds (every p99 < {goal_ms:g} ms, 0 errors, 0 lost): "
