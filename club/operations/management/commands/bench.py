@@ -3,6 +3,8 @@
     python manage.py bench [--sizes 10k,100k,1m] [--runs 15]   pages, sheets, grades, live board
     python manage.py bench --entry [--tables 15] [--hands 20]     tables saving hands over HTTP
     python manage.py bench --many-clubs [--clubs 40]   40 clubs x 6 tables over one node, then two
+    python manage.py bench --peak --clubs 100 [--seconds 120] [--find-max]   an evening, every
+        club's pages live at once
     python manage.py bench --interchange | --ledger | --live | --save | --draw | --grades SLUG
     python manage.py bench --statements SLUG     the results emails' statement PDFs
 
@@ -13,6 +15,7 @@ Each figure's module is in club/bench/. The figures are for the configured datab
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 from pathlib import Path
 from typing import Any
@@ -76,6 +79,34 @@ class Command(BaseCommand):
         parser.add_argument(
             "--pace", type=float, default=0.0, help="--many-clubs: mean seconds between saves"
         )
+        # An evening of N clubs of 10 tables, every page live (club/operations/bench/peak.py).
+        parser.add_argument(
+            "--peak",
+            action="store_true",
+            help="an evening of --clubs clubs x 10 tables, phones, boards and night pages live",
+        )
+        parser.add_argument("--seconds", type=float, default=120, help="--peak: measured window")
+        parser.add_argument("--warmup", type=float, default=30, help="--peak: seconds before it")
+        parser.add_argument(
+            "--find-max",
+            action="store_true",
+            help="--peak: evenings at growing N (--steps), the largest that holds",
+        )
+        parser.add_argument(
+            "--steps", default="25,50,100,200,400,700,1000", help="--peak --find-max: the N to try"
+        )
+        parser.add_argument(
+            "--push-url",
+            default=os.environ.get("LIVE_PUSH_URL", ""),
+            help="--peak: phones and boards subscribe through the pages' push engine "
+            "(default: LIVE_PUSH_URL); empty: they poll as today",
+        )
+        parser.add_argument(
+            "--secretary-rate", type=float, default=1.0, help="--peak: secretaries' pages a second"
+        )
+        parser.add_argument(
+            "--nice", type=int, default=0, help="--peak: run the load generator under nice -n"
+        )
         parser.add_argument(
             "--interchange",
             action="store_true",
@@ -117,6 +148,8 @@ class Command(BaseCommand):
             self._handle(**options)
 
     def _handle(self, **options: Any) -> None:
+        if options["peak"]:
+            return self._peak(options)
         if options["many_clubs"]:
             from club.operations.bench import many_clubs
 
@@ -216,6 +249,36 @@ class Command(BaseCommand):
         for line in sheets.report(timings, final):
             self.stdout.write(line)
         self._grades(self._seed(sizes[-1]), runs)
+
+    def _peak(self, options: dict[str, Any]) -> None:
+        from club.operations.bench import peak, peak_report
+
+        if not settings.CACHE_URL:
+            raise CommandError(
+                "--peak runs the node as a host does, with Redis as its cache: set CACHE_URL="
+                "redis://127.0.0.1:6379/<n> (and DATABASE_URL=postgres://...)"
+            )
+        settings_: dict[str, Any] = {
+            "seconds": float(options["seconds"]),
+            "warmup": float(options["warmup"]),
+            "port": int(options["port"]),
+            "workers": int(options["workers"]),
+            "push_url": str(options["push_url"]),
+            "nice": int(options["nice"]),
+            "secretary_rate": float(options["secretary_rate"]),
+        }
+        try:
+            if options["find_max"]:
+                steps = [int(s) for s in str(options["steps"]).split(",") if s.strip()]
+                peak.find_max(steps, say=self.stdout.write, **settings_)
+                return
+            clubs = int(options["clubs"])
+            self.stdout.write(peak.header(clubs, settings_))
+            result = peak.evening(clubs, say=self.stdout.write, **settings_)
+        except RuntimeError as error:
+            raise CommandError(str(error)) from error
+        for line in peak_report.lines(result):
+            self.stdout.write(line)
 
     def _grades(self, club: Club, runs: int) -> None:
         """The Solo grade: a rebuild, and what it adds to a hand save
