@@ -197,3 +197,15 @@ def test_the_league_home_shows_its_rules_and_playing_clubs_and_the_table_block(
     assert "No matches played yet" in html
     assert all(entry.club.name in html for entry in five_clubs)
     assert reverse("league_settings", args=[league.slug]) not in html  # the organiser's only
+
+
+def test_the_admin_shows_leagues_and_leaves_their_changes_to_the_app(client, league, five_clubs):
+    root = User.objects.create_superuser("root", "root@example.org", "pw-root-1")
+    client.force_login(root)
+    listed = client.get(reverse("admin:leagues_league_changelist")).content.decode()
+    assert "Granite City Whist League" in listed
+    assert client.get(reverse("admin:leagues_league_add")).status_code == 403
+    entry = five_clubs[0]
+    url = reverse("admin:leagues_leagueclub_delete", args=[entry.pk])
+    assert client.post(url, {"post": "yes"}).status_code == 403
+    assert LeagueClub.objects.filter(pk=entry.pk).exists()

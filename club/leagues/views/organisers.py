@@ -101,6 +101,16 @@ def league_signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
     except service.OrganiserSignupError as error:
         # A wrong, old or spent link is a 404, as a wrong token is everywhere else.
         return render(request, "leagues/confirm_failed.html", {"error": str(error)}, status=404)
+    if request.user.is_authenticated and request.user.pk != user.pk:
+        # Never a silent switch of accounts: the address is confirmed, the person chooses.
+        messages.info(
+            request,
+            f"{user.email} is confirmed. You are logged in as {request.user.get_username()}: "
+            "log out, then log in with that address to make its league.",
+        )
+        return redirect("league_list")
+    if request.user.is_authenticated:
+        return redirect("league_new")
     if not first:
         messages.info(request, "Your email address is confirmed already: log in.")
         return redirect("login")
