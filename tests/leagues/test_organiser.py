@@ -125,7 +125,7 @@ def test_only_the_organiser_changes_the_settings_and_each_change_is_logged(
     assert client.post(url, {"name": "Hijacked"}).status_code == 404
     client.force_login(organiser)
     form = {
-        "name": "Granite City League",
+        "name": "Granite City League 2027",
         "is_public": "on",
         "points_win": "2",
         "points_tie": "1",
@@ -141,6 +141,8 @@ def test_only_the_organiser_changes_the_settings_and_each_change_is_logged(
     event = AuditEvent.objects.get(club=league.host_club, subject="League settings")
     assert event.before["points_win"] == 3 and event.after["points_win"] == 2
     assert event.after["tie_breaks"] == "won" and event.user == organiser
+    league.host_club.refresh_from_db()
+    assert league.host_club.name == "Granite City League 2027 (league)"
 
 
 def test_players_a_side_is_fixed_once_a_match_night_has_opened(

@@ -65,6 +65,11 @@ def change_league(league: League, changes: dict[str, Any], organiser: User) -> l
         if not league.points_win >= league.points_tie >= league.points_loss:
             raise LeagueError("A win must be worth at least a tie, and a tie at least a loss.")
         league.save(update_fields=changed)
+        if "name" in changed:
+            # The league's own club carries its name on the match nights' pages.
+            host = league.host_club
+            host.name = f"{league.name} (league)"[:120]
+            host.save(update_fields=["name"])
         log(
             league,
             organiser,
