@@ -211,3 +211,12 @@ def test_the_admin_shows_leagues_and_leaves_their_changes_to_the_app(client, lea
     url = reverse("admin:leagues_leagueclub_delete", args=[entry.pk])
     assert client.post(url, {"post": "yes"}).status_code == 403
     assert LeagueClub.objects.filter(pk=entry.pk).exists()
+
+
+def test_signing_up_again_before_confirming_sends_the_link_again(client, db):
+    form = {"email": "moira@example.org", "password": "pw-granite-7"}
+    client.post(reverse("league_signup"), form)
+    client.post(reverse("league_signup"), form)
+    assert User.objects.filter(email="moira@example.org").count() == 1
+    first, second = mail.outbox
+    assert "/leagues/signup/confirm/" in second.body and second.subject == first.subject

@@ -101,7 +101,11 @@ def finish_organiser_sign_up(email: str, password_hash: str, site: str) -> str:
             )
             return "made"
     assert existing is not None
-    if not existing.is_active and existing.has_usable_password():
+    if (
+        not existing.is_active
+        and existing.has_usable_password()
+        and not existing.memberships.exists()  # a club's sign-up waits for its own link
+    ):
         _send(
             email,
             "leagues/email/organiser_confirm.txt",
