@@ -21,6 +21,9 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from club.clubs.models import Invitation, Membership, PlayerClaim, Role
 from club.help.queries import guides
+from club.leagues.models import LeagueClub
+from club.leagues.services import organisers
+from club.leagues.services.leagues import NewLeague, create_league
 from club.money.models import Debt, Settlement
 from club.money.services import results_mail
 from club.play.services import player_links
@@ -182,6 +185,19 @@ WHO_MAY: dict[str, set[str]] = {
         ],
         MANAGE,
     ),
+    # Leagues: an organiser's sign-up (the emailed link is the key), the leagues of a signed-in
+    # person; a league's pages are its playing clubs' members' (this club plays in the league);
+    # its settings and clubs are its organiser's, who is none of these visitors
+    **dict.fromkeys(["league_signup", "league_signup_sent", "league_signup_confirm"], ANYONE),
+    **dict.fromkeys(["league_list", "league_new"], SIGNED_IN),
+    "league_home": READ,
+    "league_settings": set(),
+    "league_clubs": set(),
+    "league_invitation_withdraw": set(),
+    # ... whose invitations the club's secretaries answer
+    **dict.fromkeys(
+        ["club_leagues", "league_invitation_accept", "league_invitation_decline"], MANAGE
+    ),
     # After the night: the player's own pages and links
     "debt_pay": {"secretary", "viewer"},
     "me": {"viewer"},
@@ -227,7 +243,7 @@ def test_every_url_is_in_the_table():
 
 
 @pytest.fixture
-def world(club, season, players, secretary, scorer, viewer):
+def world(club, season, players, secretary, scorer, viewer, django_user_model):
     """One of everything a URL takes, in a private money club: Bob (the viewer's player record)
     is owed 6p by Ann, and an open invitation of this club waits for the viewer's answer."""
     bob = players[1]
@@ -251,7 +267,18 @@ def world(club, season, players, secretary, scorer, viewer):
     )
     link = link_service.night_links(night, secretary)[table.pk]
     card = card_service.issue_cards(club, secretary)[0]
+    league = create_league(
+        NewLeague(name="Matrix League", season_start=season.start, season_end=season.end),
+        django_user_model.objects.create_user("organiser", "org@example.org", "pw-organiser"),
+    )
+    entry = LeagueClub.objects.create(
+        league=league, club=club, status=LeagueClub.Status.ACCEPTED, answered_at=league.created_at
+    )
+    signing_up = django_user_model.objects.create_user(
+        "new-organiser", "new@example.org", "pw-new-organiser", is_active=False
+    )
     tokens = {
+        "league_signup_confirm": organisers.confirmation_token(signing_up),
         "card_page": card.token,
         "card_open_night": card.token,
         "unsubscribe": results_mail.unsubscribe_token(bob.pk),
@@ -278,6 +305,8 @@ def world(club, season, players, secretary, scorer, viewer):
         "card_id": card.pk,
         "name": "players",  # a guide (help_page)
         "invitation_id": invitation.pk,
+        "league": league.slug,
+        "entry_id": entry.pk,
         "settlement_id": Settlement.objects.create(
             debt=debt, amount=1, kind="paid", via="Table 1's link"
         ).pk,

@@ -103,6 +103,7 @@ def test_a_clubs_help_lists_the_guides_for_secretaries_and_players_and_the_hosts
         "rules",
         "grades",
         "data-file",
+        "leagues",
     ]
     hosts = listed(index, "host-guides")
     assert hosts == ["operators", "reliability", "security", "performance", "architecture"]

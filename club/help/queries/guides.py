@@ -23,6 +23,15 @@ from markdown.treeprocessors import Treeprocessor
 # Which guide, and which of its sections, the Help link of each page opens (by URL name); the
 # pages not named here open the secretary's guide at its top.
 SECTIONS: dict[str, tuple[str, str]] = {
+    "league_list": ("leagues", "make-a-league"),
+    "league_signup": ("leagues", "sign-up-as-an-organiser"),
+    "league_new": ("leagues", "make-a-league"),
+    "league_home": ("leagues", ""),
+    "league_settings": ("leagues", "make-a-league"),
+    "league_clubs": ("leagues", "invite-the-clubs"),
+    "league_invitation_withdraw": ("leagues", "invite-the-clubs"),
+    "club_leagues": ("leagues", "accept-or-decline-club-secretaries"),
+    "league_invitation_decline": ("leagues", "accept-or-decline-club-secretaries"),
     "club_setup": ("secretary", "set-up-the-club"),
     "club_first_run": ("secretary", "set-up-the-club"),
     "club_close": ("secretary", "leaving"),
@@ -91,7 +100,16 @@ DEFAULT_SECTION = ("secretary", "")
 # have theirs in a section of their own below it; the club's guides link to some of them (the
 # operators' guide, the figures), so they stay served. Every page of docs/ is in one list
 # (tests/house/test_help.py), in the order shown.
-FOR_CLUBS = ["secretary", "draw", "seating", "players", "rules", "grades", "data-file"]
+FOR_CLUBS = [
+    "secretary",
+    "draw",
+    "seating",
+    "players",
+    "rules",
+    "grades",
+    "data-file",
+    "leagues",
+]
 FOR_HOSTS = ["operators", "reliability", "security", "performance", "architecture"]
 ORDER = FOR_CLUBS + FOR_HOSTS
 IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg"}

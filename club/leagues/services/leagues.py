@@ -48,10 +48,14 @@ class NewLeague:
     is_public: bool = False
 
 
+# Addresses under /leagues/ that are pages, not leagues (club/leagues/urls.py).
+RESERVED_SLUGS = {"new", "signup"}
+
+
 def free_league_slug(name: str) -> str:
     base = (slugify(name)[:50] or "league").strip("-") or "league"
     slug, n = base, 2
-    while League.objects.filter(slug=slug).exists():
+    while slug in RESERVED_SLUGS or League.objects.filter(slug=slug).exists():
         slug = f"{base}-{n}"
         n += 1
     return slug
