@@ -132,9 +132,7 @@ def test_a_match_night_played_through_the_links_leaves_both_clubs_untouched(matc
     assert all(t.player.club_id == league.host_club_id for t in NightTotal.objects.all())
 
 
-def test_only_the_home_secretary_or_organiser_opens_it_with_full_sides(
-    match, league, organiser
-):
+def test_only_the_home_secretary_or_organiser_opens_it_with_full_sides(match, league, organiser):
     away_secretary = client_for(f"sec-{match.away.club.slug}")
     page_url = reverse("league_fixture", args=[league.slug, match.pk])
     page = away_secretary.get(page_url)
