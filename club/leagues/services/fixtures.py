@@ -112,7 +112,7 @@ def move(fixture: Fixture, date: dt.date, by: User | None) -> Fixture:
     night has been opened."""
     with transaction.atomic():
         locked = (
-            Fixture.objects.select_for_update()
+            Fixture.objects.select_for_update(of=("self",))
             .select_related("league", "home__club", "away__club")
             .get(pk=fixture.pk)
         )

@@ -110,7 +110,7 @@ def open_match_night(
     finds the night it made; another night for the fixture is refused."""
     with transaction.atomic():
         locked = (
-            Fixture.objects.select_for_update()
+            Fixture.objects.select_for_update(of=("self",))
             .select_related("league", "home__club", "away__club", "night")
             .get(pk=fixture.pk)
         )
@@ -157,7 +157,7 @@ def close_match_night(fixture: Fixture, by: User) -> Night:
     """Close the fixture's night (club.play.services.nights.close_night), once."""
     with transaction.atomic():
         locked = (
-            Fixture.objects.select_for_update()
+            Fixture.objects.select_for_update(of=("self",))
             .select_related("league", "home__club", "night__season")
             .get(pk=fixture.pk)
         )
