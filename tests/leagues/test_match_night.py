@@ -157,3 +157,28 @@ def test_only_the_home_secretary_or_organiser_opens_it_with_full_sides(match, le
     with pytest.raises(MatchNightError, match="has 5 registered player\\(s\\); a side is 6"):
         open_match_night(match, organiser, regs["home"], regs["away"][1:], uuid.uuid4())
     assert not Night.objects.exists()
+
+
+def test_the_return_match_seats_each_player_with_new_opponents(match, league, organiser):
+    def seated_pairs(fixture: Fixture) -> set[frozenset[int]]:
+        fixture.refresh_from_db()
+        assert fixture.night is not None
+        pairs = set()
+        for table in fixture.night.tables.all():
+            ids = list(Seat.objects.filter(table=table).values_list("player_id", flat=True))
+            pairs |= {frozenset((x, y)) for x in ids for y in ids if x != y}
+        return pairs
+
+    def picks(entry: LeagueClub) -> list[int]:
+        return list(Registration.objects.filter(entry=entry).values_list("pk", flat=True))
+
+    open_match_night(match, organiser, picks(match.home), picks(match.away), uuid.uuid4())
+    away_seats = set(
+        Registration.objects.filter(entry=match.away).values_list("person__seat", flat=True)
+    )
+    ret = Fixture.objects.get(league=league, home=match.away, away=match.home)
+    open_match_night(ret, organiser, picks(ret.home), picks(ret.away), uuid.uuid4())
+    first, second = seated_pairs(match), seated_pairs(ret)
+    opponents = {p for p in first if len(p & away_seats) == 1}
+    assert len(opponents) == 12  # 3 tables of 2 home x 2 away
+    assert not opponents & second  # nobody meets an opponent of the first match again
