@@ -3,7 +3,7 @@
 
 from django.urls import path
 
-from club.leagues.views import invitations, leagues, organisers
+from club.leagues.views import fixtures, invitations, leagues, organisers
 
 # The organiser: sign-up, leagues, settings, clubs invited
 urlpatterns = [
@@ -24,6 +24,7 @@ urlpatterns = [
         invitations.league_invitation_withdraw,
         name="league_invitation_withdraw",
     ),
+    *fixtures.urlpatterns,  # fixtures, a match and its night, the clubs' calendar feeds
 ]
 
 # A club's secretaries: the league's invitations

@@ -218,6 +218,21 @@ WHO_MAY: dict[str, set[str]] = {
     **dict.fromkeys(
         ["player_own_link", "player_own_link_reissue", "player_own_link_revoke"], MANAGE
     ),
+    # A league's fixtures, matches and calendar feeds: this club plays in no league, so each is a
+    # 404 to every visitor here (tests/leagues checks the league's organiser, clubs and outsiders)
+    **{
+        name: set()
+        for name in [
+            "league_fixtures",
+            "league_fixtures_generate",
+            "league_fixture_move",
+            "league_fixture",
+            "league_fixture_open",
+            "league_fixture_close",
+            "league_calendar_reissue",
+            "league_calendar",
+        ]
+    },
 }
 
 
@@ -307,6 +322,7 @@ def world(club, season, players, secretary, scorer, viewer, django_user_model):
         "invitation_id": invitation.pk,
         "league": league.slug,
         "entry_id": entry.pk,
+        "fixture_id": 999999,  # no such fixture: see the league lines of WHO_MAY
         "settlement_id": Settlement.objects.create(
             debt=debt, amount=1, kind="paid", via="Table 1's link"
         ).pk,

@@ -28,6 +28,7 @@ TOKEN_HEADS: dict[str, int] = {
     "own": 1,  # a player's own link, /c/<club>/own/<token>/
     "unsubscribe": 1,  # /c/<club>/unsubscribe/<token>/
     "claim": 1,  # a member's claim on a player, /c/<club>/claim/<token>/
+    "calendar": 1,  # a league club's calendar feed, /leagues/<league>/calendar/<token>.ics
     "signup/confirm": 1,  # the sign-up email's link: it signs the new secretary in
     "accounts/reset": 2,  # the password reset link, /accounts/reset/<uidb64>/<token>/
 }
