@@ -9,6 +9,7 @@ from club.grades import urls as grades
 from club.grades.views.club_home import home
 from club.help import urls as help
 from club.interchange import urls as interchange
+from club.leagues import urls as leagues
 from club.money import urls as money
 from club.operations import urls as operations
 from club.play import urls as play
@@ -23,6 +24,7 @@ club_patterns = [
     *players.club_urlpatterns,
     *interchange.club_urlpatterns,
     *money.club_urlpatterns,
+    *leagues.club_urlpatterns,
     *players.club_urlpatterns,
 ]
 
@@ -35,6 +37,7 @@ urlpatterns = [
     *help.urlpatterns,
     *interchange.urlpatterns,
     *players.urlpatterns,
+    *leagues.urlpatterns,
     path("c/<slug:slug>/", include(club_patterns)),
     *money.urlpatterns,
 ]

@@ -202,6 +202,18 @@ WHO_MAY: dict[str, set[str]] = {
     **dict.fromkeys(
         ["player_own_link", "player_own_link_reissue", "player_own_link_revoke"], MANAGE
     ),
+    # A league's pages take the league's slug: this world has no league, so every visitor gets
+    # a 404 (who reads a league is tested in tests/leagues/test_league_table.py).
+    **dict.fromkeys(
+        [
+            "league_table",
+            "league_table_pdf",
+            "league_table_csv",
+            "league_card",
+            "league_fixture_card",
+        ],
+        set(),
+    ),
 }
 
 
@@ -276,6 +288,7 @@ def world(club, season, players, secretary, scorer, viewer):
         "tournament_id": tournament.pk,
         "debt_id": debt.pk,
         "card_id": card.pk,
+        "fixture_id": 1,  # a league's match: no league has this club's slug
         "name": "players",  # a guide (help_page)
         "invitation_id": invitation.pk,
         "settlement_id": Settlement.objects.create(
