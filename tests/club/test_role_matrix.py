@@ -204,16 +204,16 @@ WHO_MAY: dict[str, set[str]] = {
     ),
     # A league's pages take the league's slug: this world has no league, so every visitor gets
     # a 404 (who reads a league is tested in tests/leagues/test_league_table.py).
-    **dict.fromkeys(
-        [
+    **{
+        name: set()
+        for name in [
             "league_table",
             "league_table_pdf",
             "league_table_csv",
             "league_card",
             "league_fixture_card",
-        ],
-        set(),
-    ),
+        ]
+    },
 }
 
 

@@ -30,7 +30,8 @@ from club.lib.pdf import file_name, sheet_response
 # --- the league table ----------------------------------------------------------------------------
 
 
-def _table_context(league: League) -> dict[str, Any]:
+def table_context(league: League) -> dict[str, Any]:
+    """What leagues/_table.html needs (the table page, and the league's home page)."""
     return {
         "league": league,
         "table": LeagueTable(table_of(league), league.host_club),
@@ -41,15 +42,15 @@ def _table_context(league: League) -> dict[str, Any]:
 @require_http_methods(["GET", "HEAD"])
 def table_page(request: HttpRequest, slug: str) -> HttpResponse:
     league = readable_league(request.user, slug)
-    return render(request, "leagues/table.html", _table_context(league))
+    return render(request, "leagues/table.html", table_context(league))
 
 
 @require_http_methods(["GET", "HEAD"])
 def table_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     league = readable_league(request.user, slug)
     with zones.club_time(league.host_club):
-        context = {**_table_context(league), "club": league, "printed_at": timezone.now()}
-        name = file_name(league.slug, "table", timezone.localdate())
+        context = {**table_context(league), "club": league, "printed_at": timezone.now()}
+        name = file_name(league.slug, "table", league.host_club.today())
         return sheet_response("leagues/pdf/table.html", context, name, request)
 
 

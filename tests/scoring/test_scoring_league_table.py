@@ -4,7 +4,7 @@ results (Hypothesis)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.league_table import Match, Points, league_table
@@ -165,6 +165,8 @@ POINTS = st.builds(
 )
 
 
+# No deadline: on a busy CI host an example may take longer than Hypothesis's 200 ms.
+@settings(max_examples=200, deadline=None, database=None)
 @given(
     results(),
     POINTS,
