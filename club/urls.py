@@ -24,6 +24,7 @@ club_patterns = [
     *players.club_urlpatterns,
     *interchange.club_urlpatterns,
     *money.club_urlpatterns,
+    *leagues.club_urlpatterns,
     *players.club_urlpatterns,
     *leagues.club_urlpatterns,
 ]

@@ -3,7 +3,7 @@
 
 from django.urls import path
 
-from club.leagues.views import fixtures, invitations, leagues, organisers
+from club.leagues.views import cards, fixtures, invitations, leagues, organisers
 
 # The organiser: sign-up, leagues, settings, clubs invited
 urlpatterns = [
@@ -25,6 +25,7 @@ urlpatterns = [
         name="league_invitation_withdraw",
     ),
     *fixtures.urlpatterns,  # fixtures, a match and its night, the clubs' calendar feeds
+    *cards.urlpatterns,  # the league table, the away side's card link, the match's card
 ]
 
 # A club's secretaries: the league's invitations

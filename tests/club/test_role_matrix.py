@@ -218,19 +218,25 @@ WHO_MAY: dict[str, set[str]] = {
     **dict.fromkeys(
         ["player_own_link", "player_own_link_reissue", "player_own_link_revoke"], MANAGE
     ),
-    # A league's fixtures, matches and calendar feeds: this club plays in no league, so each is a
-    # 404 to every visitor here (tests/leagues checks the league's organiser, clubs and outsiders)
+    # A league's fixtures and table are its playing clubs' members' to read; generating, moving
+    # and a club's calendar re-issue are the organiser's or a secretary's POSTs; a made-up
+    # fixture, feed token or card token is a 404 to everyone (tests/leagues checks the
+    # organiser, the clubs and outsiders on real ones)
+    **dict.fromkeys(
+        ["league_fixtures", "league_table", "league_table_pdf", "league_table_csv"], READ
+    ),
+    "league_calendar_reissue": MANAGE,  # the club's own feed, by its secretary
     **{
         name: set()
         for name in [
-            "league_fixtures",
             "league_fixtures_generate",
             "league_fixture_move",
             "league_fixture",
             "league_fixture_open",
             "league_fixture_close",
-            "league_calendar_reissue",
             "league_calendar",
+            "league_card",
+            "league_fixture_card",
         ]
     },
 }
@@ -318,11 +324,11 @@ def world(club, season, players, secretary, scorer, viewer, django_user_model):
         "tournament_id": tournament.pk,
         "debt_id": debt.pk,
         "card_id": card.pk,
+        "fixture_id": 1,  # no match is made in this world: a made-up fixture
         "name": "players",  # a guide (help_page)
         "invitation_id": invitation.pk,
         "league": league.slug,
         "entry_id": entry.pk,
-        "fixture_id": 999999,  # no such fixture: see the league lines of WHO_MAY
         "settlement_id": Settlement.objects.create(
             debt=debt, amount=1, kind="paid", via="Table 1's link"
         ).pk,

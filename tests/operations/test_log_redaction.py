@@ -192,6 +192,7 @@ def test_what_is_not_a_token_is_left_alone():
         "GET /accounts/password_reset/done/ 200",
         "GET /accounts/reset/done/ 200",
         "GET /c/crown/arrivals/door/ 200",
+        "GET /c/crown/setup/cards/print.pdf 200",
         '"GET /static/club/t.css HTTP/1.1" 304 0',
     ]
     assert [redact(line) for line in kept] == kept

@@ -31,10 +31,12 @@ TOKEN_HEADS: dict[str, int] = {
     "calendar": 1,  # a league club's calendar feed, /leagues/<league>/calendar/<token>.ics
     "signup/confirm": 1,  # the sign-up email's link: it signs the new secretary in
     "accounts/reset": 2,  # the password reset link, /accounts/reset/<uidb64>/<token>/
+    "cards": 1,  # a league card's away link, /leagues/<league>/cards/<token>/
 }
 _HEADS = [(tuple(head.split("/")), count) for head, count in TOKEN_HEADS.items()]
-# Pages under a head that are no secret: Django's /accounts/reset/done/ and .../set-password/.
-_PAGES = {"done", "set-password"}
+# Pages under a head that are no secret: Django's /accounts/reset/done/ and .../set-password/,
+# the tables' cards' sheet /c/<club>/setup/cards/print.pdf.
+_PAGES = {"done", "set-password", "print.pdf"}
 
 _WORD = re.compile(r"[^\s\"']+")
 # Between segments: slashes (a backslash too, as some clients read it) or a query's punctuation;
