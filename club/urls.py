@@ -9,6 +9,7 @@ from club.grades import urls as grades
 from club.grades.views.club_home import home
 from club.help import urls as help
 from club.interchange import urls as interchange
+from club.leagues import urls as leagues
 from club.money import urls as money
 from club.operations import urls as operations
 from club.play import urls as play
@@ -22,6 +23,7 @@ club_patterns = [
     *tournaments.club_urlpatterns,
     *players.club_urlpatterns,
     *interchange.club_urlpatterns,
+    *leagues.club_urlpatterns,
     *money.club_urlpatterns,
     *players.club_urlpatterns,
 ]
@@ -34,6 +36,7 @@ urlpatterns = [
     *operations.urlpatterns,
     *help.urlpatterns,
     *interchange.urlpatterns,
+    *leagues.urlpatterns,
     *players.urlpatterns,
     path("c/<slug:slug>/", include(club_patterns)),
     *money.urlpatterns,

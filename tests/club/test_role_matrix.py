@@ -21,6 +21,9 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from club.clubs.models import Invitation, Membership, PlayerClaim, Role
 from club.help.queries import guides
+from club.leagues.models import LeagueClub
+from club.leagues.services import registers as league_registers
+from club.leagues.services.leagues import NewLeague, create_league
 from club.money.models import Debt, Settlement
 from club.money.services import results_mail
 from club.play.services import player_links
@@ -182,6 +185,13 @@ WHO_MAY: dict[str, set[str]] = {
         ],
         MANAGE,
     ),
+    # A league the club plays in (organised by someone of no role here): its clubs' members read
+    # the registers; the club's secretary names its players; the organiser's own actions are his
+    "league_players": READ,
+    "league_club_players": MANAGE,
+    "league_club_withdraw": MANAGE,
+    "league_transfer": set(),
+    "league_same_person": set(),
     # After the night: the player's own pages and links
     "debt_pay": {"secretary", "viewer"},
     "me": {"viewer"},
@@ -227,7 +237,7 @@ def test_every_url_is_in_the_table():
 
 
 @pytest.fixture
-def world(club, season, players, secretary, scorer, viewer):
+def world(club, season, players, secretary, scorer, viewer, django_user_model):
     """One of everything a URL takes, in a private money club: Bob (the viewer's player record)
     is owed 6p by Ann, and an open invitation of this club waits for the viewer's answer."""
     bob = players[1]
@@ -250,6 +260,14 @@ def world(club, season, players, secretary, scorer, viewer):
         player=players[2], token_hash=hashlib.sha256(claim_token.encode()).hexdigest()
     )
     link = link_service.night_links(night, secretary)[table.pk]
+    league = create_league(
+        NewLeague(name="Granite League", season_start=season.start, season_end=season.end),
+        django_user_model.objects.create_user("league-organiser"),
+    )
+    entry = LeagueClub.objects.create(
+        league=league, club=club, status=LeagueClub.Status.ACCEPTED, answered_at=league.created_at
+    )
+    [registration] = league_registers.register(entry, [players[0]], secretary)
     card = card_service.issue_cards(club, secretary)[0]
     tokens = {
         "card_page": card.token,
@@ -281,6 +299,10 @@ def world(club, season, players, secretary, scorer, viewer):
         "settlement_id": Settlement.objects.create(
             debt=debt, amount=1, kind="paid", via="Table 1's link"
         ).pk,
+        "league": league.slug,
+        "registration_id": registration.pk,
+        "keep_id": registration.person_id,
+        "duplicate_id": registration.person_id,
         "_tokens": tokens,
         "_link": link.token,
         "_names": {"help_page": "secretary", "help_image": _a_guide_picture()},
