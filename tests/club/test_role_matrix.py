@@ -260,15 +260,15 @@ def world(club, season, players, secretary, scorer, viewer, django_user_model):
         player=players[2], token_hash=hashlib.sha256(claim_token.encode()).hexdigest()
     )
     link = link_service.night_links(night, secretary)[table.pk]
+    card = card_service.issue_cards(club, secretary)[0]
     league = create_league(
-        NewLeague(name="Granite League", season_start=season.start, season_end=season.end),
-        django_user_model.objects.create_user("league-organiser"),
+        NewLeague(name="Matrix League", season_start=season.start, season_end=season.end),
+        django_user_model.objects.create_user("organiser", "org@example.org", "pw-organiser"),
     )
     entry = LeagueClub.objects.create(
         league=league, club=club, status=LeagueClub.Status.ACCEPTED, answered_at=league.created_at
     )
     [registration] = league_registers.register(entry, [players[0]], secretary)
-    card = card_service.issue_cards(club, secretary)[0]
     tokens = {
         "card_page": card.token,
         "card_open_night": card.token,

@@ -294,3 +294,36 @@ def test_the_register_pages_ask_a_fixed_number_of_queries(
     with django_assert_max_num_queries(9):
         page = organiser_client.get(reverse("league_players", args=[league.slug]))
     assert page.content.decode().count("<li>Inverurie player") == players // 2
+
+
+def test_two_clubs_naming_one_person_at_once_leave_one_name_and_a_message(
+    league, five_clubs, organiser, monkeypatch
+):
+    """The check and the write race when two requests name one person at the same moment: the
+    second one's check saw no live name (the first had not committed), so the database's
+    constraint refuses its write, and the club reads why instead of an error page."""
+    aberdeen, bucksburn = five_clubs[0], five_clubs[1]
+    _, ann_at_aberdeen, ann_at_bucksburn = _ann(five_clubs)
+    registers.register(bucksburn, [ann_at_bucksburn], organiser)
+    monkeypatch.setattr(registers, "_live", lambda person: None)  # the check that raced
+    with pytest.raises(RegisterError, match="at the same moment"):
+        registers.register(aberdeen, [ann_at_aberdeen], organiser)
+    assert list(Registration.objects.values_list("entry", flat=True)) == [bucksburn.pk]
+
+
+def test_a_record_claimed_after_it_was_named_is_the_accounts_person_in_every_club(
+    league, five_clubs, organiser
+):
+    aberdeen, bucksburn = five_clubs[0], five_clubs[1]
+    ann = User.objects.create_user("ann", "ann@example.com", "pw-ann-1")
+    at_aberdeen = Player.objects.create(club=aberdeen.club, name="Ann Baxter")
+    registers.register(aberdeen, [at_aberdeen], organiser)
+    registers.withdraw(Registration.objects.get(), organiser)
+    at_aberdeen.user = ann  # she claims Aberdeen's record of her
+    at_aberdeen.save()
+    registers.register(aberdeen, [at_aberdeen], organiser)
+    person = LeaguePerson.objects.get()  # the same person, now hers
+    assert person.user == ann and person.seat.user is None
+    at_bucksburn = Player.objects.create(club=bucksburn.club, name="Ann B.", user=ann)
+    with pytest.raises(RegisterError, match=r"Ann B\. already plays for Aberdeen Athenaeum"):
+        registers.register(bucksburn, [at_bucksburn], organiser)

@@ -70,28 +70,32 @@ def _seat_name(league: League, name: str, club: Club) -> str:
 
 
 def _new_person(league: League, player: Player, club: Club) -> LeaguePerson:
-    seat = Player.objects.create(
-        club=league.host_club, name=_seat_name(league, player.name, club), user=player.user
-    )
+    # The seat is not linked to the account: the league's club is no club of his (his home
+    # across clubs lists the clubs whose records he claimed).
+    seat = Player.objects.create(club=league.host_club, name=_seat_name(league, player.name, club))
     return LeaguePerson.objects.create(league=league, name=player.name, user=player.user, seat=seat)
 
 
 def person_for(league: League, player: Player) -> LeaguePerson:
     """The league's person of a club's player record: the account's person if the record is
-    claimed, else the person this record was named as before, else a new one with its seat."""
+    claimed, else the person this record was named as before (who takes the account if the
+    record was claimed since), else a new one with its seat."""
     if player.user_id is not None:
         person = LeaguePerson.objects.filter(league=league, user_id=player.user_id).first()
         if person is not None:
             return person
-    else:
-        earlier = (
-            Registration.objects.filter(league=league, player=player)
-            .select_related("person")
-            .order_by("-pk")
-            .first()
-        )
-        if earlier is not None:
-            return earlier.person
+    earlier = (
+        Registration.objects.filter(league=league, player=player)
+        .select_related("person")
+        .order_by("-pk")
+        .first()
+    )
+    if earlier is not None and earlier.person.user_id in (None, player.user_id):
+        person = earlier.person
+        if person.user_id != player.user_id:
+            person.user_id = player.user_id
+            person.save(update_fields=["user"])
+        return person
     return _new_person(league, player, player.club)
 
 
@@ -277,7 +281,6 @@ def _merge(keep: LeaguePerson, duplicate: LeaguePerson) -> None:
     if user_id != keep.user_id:
         keep.user_id = user_id
         keep.save(update_fields=["user"])
-        Player.objects.filter(pk=keep.seat_id).update(user_id=user_id)
 
 
 def match_people(keep: LeaguePerson, duplicate: LeaguePerson, by: User) -> LeaguePerson:
