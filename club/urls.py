@@ -23,10 +23,8 @@ club_patterns = [
     *tournaments.club_urlpatterns,
     *players.club_urlpatterns,
     *interchange.club_urlpatterns,
+    *leagues.club_urlpatterns,
     *money.club_urlpatterns,
-    *leagues.club_urlpatterns,
-    *players.club_urlpatterns,
-    *leagues.club_urlpatterns,
 ]
 
 urlpatterns = [
@@ -37,8 +35,8 @@ urlpatterns = [
     *operations.urlpatterns,
     *help.urlpatterns,
     *interchange.urlpatterns,
-    *players.urlpatterns,
     *leagues.urlpatterns,
+    *players.urlpatterns,
     path("c/<slug:slug>/", include(club_patterns)),
     *money.urlpatterns,
 ]

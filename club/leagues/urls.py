@@ -3,7 +3,7 @@
 
 from django.urls import path
 
-from club.leagues.views import cards, fixtures, invitations, leagues, organisers
+from club.leagues.views import cards, fixtures, invitations, leagues, organisers, registers
 
 # The organiser: sign-up, leagues, settings, clubs invited
 urlpatterns = [
@@ -26,6 +26,7 @@ urlpatterns = [
     ),
     *fixtures.urlpatterns,  # fixtures, a match and its night, the clubs' calendar feeds
     *cards.urlpatterns,  # the league table, the away side's card link, the match's card
+    *registers.urlpatterns,  # every club's register, same person, transfers
 ]
 
 # A club's secretaries: the league's invitations
@@ -41,4 +42,5 @@ club_urlpatterns = [
         invitations.league_invitation_decline,
         name="league_invitation_decline",
     ),
+    *registers.club_urlpatterns,  # a club names its players for a league
 ]

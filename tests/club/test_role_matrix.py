@@ -23,6 +23,7 @@ from club.clubs.models import Invitation, Membership, PlayerClaim, Role
 from club.help.queries import guides
 from club.leagues.models import LeagueClub
 from club.leagues.services import organisers
+from club.leagues.services import registers as league_registers
 from club.leagues.services.leagues import NewLeague, create_league
 from club.money.models import Debt, Settlement
 from club.money.services import results_mail
@@ -198,6 +199,13 @@ WHO_MAY: dict[str, set[str]] = {
     **dict.fromkeys(
         ["club_leagues", "league_invitation_accept", "league_invitation_decline"], MANAGE
     ),
+    # A league the club plays in (organised by someone of no role here): its clubs' members read
+    # the registers; the club's secretary names its players; the organiser's own actions are his
+    "league_players": READ,
+    "league_club_players": MANAGE,
+    "league_club_withdraw": MANAGE,
+    "league_transfer": set(),
+    "league_same_person": set(),
     # After the night: the player's own pages and links
     "debt_pay": {"secretary", "viewer"},
     "me": {"viewer"},
@@ -298,6 +306,7 @@ def world(club, season, players, secretary, scorer, viewer, django_user_model):
     signing_up = django_user_model.objects.create_user(
         "new-organiser", "new@example.org", "pw-new-organiser", is_active=False
     )
+    [registration] = league_registers.register(entry, [players[0]], secretary)
     tokens = {
         "league_signup_confirm": organisers.confirmation_token(signing_up),
         "card_page": card.token,
@@ -332,6 +341,9 @@ def world(club, season, players, secretary, scorer, viewer, django_user_model):
         "settlement_id": Settlement.objects.create(
             debt=debt, amount=1, kind="paid", via="Table 1's link"
         ).pk,
+        "registration_id": registration.pk,
+        "keep_id": registration.person_id,
+        "duplicate_id": registration.person_id,
         "_tokens": tokens,
         "_link": link.token,
         "_names": {"help_page": "secretary", "help_image": _a_guide_picture()},
