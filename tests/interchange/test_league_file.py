@@ -13,7 +13,9 @@ from typing import Any
 import jsonschema
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from club.clubs.models import AuditEvent, Club, Membership, Player, Role
@@ -210,6 +212,23 @@ def test_export_delete_import_export_gives_the_same_file(full_league, organiser)
     assert not league.host_club.memberships.exists()  # the league's own club has no member
     assert AuditEvent.objects.filter(club=league.host_club, subject__startswith="League imported")
     assert without_moment(export_league(league, now=NOW)) == without_moment(exported)
+
+
+def test_export_reads_a_fixed_number_of_queries_whatever_the_leagues_size(full_league):
+    with CaptureQueriesContext(connection) as small:
+        export_league(full_league)
+    a, b, c = full_league.entries.order_by("club__slug")
+    for cycle in (3, 4, 5):
+        fixture = Fixture.objects.create(
+            league=full_league, cycle=cycle, round=1, date=dt.date(2027, 3, cycle), home=b, away=c
+        )
+        MatchCard.objects.create(fixture=fixture, state="settled", settled_by=full_league.organiser)
+        Transfer.objects.create(
+            league=full_league, person=full_league.people.first(), from_entry=a, to_entry=c
+        )
+    with CaptureQueriesContext(connection) as large:
+        assert len(export_league(full_league)["fixtures"]) == 7
+    assert len(large) == len(small) <= 40
 
 
 def test_import_beside_the_original_takes_new_slugs(full_league, organiser):
