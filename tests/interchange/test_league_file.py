@@ -310,6 +310,12 @@ def test_upload_makes_the_league_or_says_why_not(full_league, organiser, client:
     Membership.objects.create(club=Club.objects.get(slug="cults"), user=importer, role=Role.VIEWER)
     client.force_login(importer)
     url = reverse("league_import")
+    page = client.get(url).text
+    assert 'enctype="multipart/form-data"' in page
+    schema = client.get(reverse("interchange_schema_league"))
+    assert json.loads(b"".join(schema.streaming_content)) == json.loads(
+        LEAGUE_SCHEMA_PATH.read_text()
+    )
     broken = text.replace(b'"aberdeen"', b'"atlantis"')
     response = client.post(url, {"file": _upload(broken)})
     assert "there is no club with this slug (Aberdeen) on this server" in response.text

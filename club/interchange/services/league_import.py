@@ -78,9 +78,8 @@ def import_league(doc: LeagueDocument, organiser: User, source: str = "") -> Lea
     with transaction.atomic():
         clubs, players = _check_server(doc)
         host_slug = clubs_lifecycle.free_slug(doc.host.club.slug or f"league-{doc.league.slug}")
-        host, _ = import_document(
-            doc.host, slug=host_slug, user=organiser, source=source, rate_grades=False
-        )
+        # Its grades are rated after the commit, as a played night's are.
+        host, _ = import_document(doc.host, slug=host_slug, user=organiser, source=source)
         assert host is not None  # not a dry run
         settings = doc.league
         slug = settings.slug
