@@ -142,7 +142,7 @@ def _where(path: Any) -> str:
     parts = []
     for part in path:
         parts.append(str(part + 1) if isinstance(part, int) else repr(part))
-    return ", ".join(parts).replace("' ", "'") if parts else ""
+    return ", ".join(parts)
 
 
 def read(raw: bytes | str | Mapping[str, Any]) -> LeagueDocument:
