@@ -16,6 +16,8 @@ the format.
   scored by the same service code as the table page (`bulk_insert`, its many rows at once;
   `import_summary`, what it added);
 - `csv_sheets`: the paper-sheet layout, turned into the same document;
+- `league_read` (format), `league_export`, `league_import` (services): the league file, a
+  league's whole record with its match nights as a club data file inside it;
 - `staging`: an uploaded file kept between its preview and its confirmation; `backups`: the
   nightly backup and its check.
 """
@@ -37,3 +39,8 @@ SCHEMA_PATH = SCHEMA_PATHS[VERSION]
 BACKUP = "backup"
 SHAREABLE = "shareable"
 KINDS = (BACKUP, SHAREABLE)
+# A league's whole record, for its organiser to move it between servers (docs/data-file.md, "The
+# league file"): a document of its own, whose match nights are a club data file inside it.
+LEAGUE_FORMAT = "solo-whist-league"
+LEAGUE_VERSION = 1
+LEAGUE_SCHEMA_PATH = Path(__file__).with_name(f"schema-league-v{LEAGUE_VERSION}.json")

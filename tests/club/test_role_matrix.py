@@ -54,6 +54,11 @@ WHO_MAY: dict[str, set[str]] = {
     "interchange_schema": ANYONE,
     "interchange_schema_v2": ANYONE,
     "interchange_schema_v3": ANYONE,
+    "interchange_schema_league": ANYONE,
+    # The league file: the import makes a league of the signed-in account's own; the export is
+    # the organiser's, who is none of these (tests/interchange/test_league_file.py)
+    "league_import": SIGNED_IN,
+    "league_export": set(),
     "service_worker": ANYONE,
     "favicon": ANYONE,
     "healthz": ANYONE,  # a load balancer's probe: says nothing about any club

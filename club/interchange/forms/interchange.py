@@ -43,3 +43,20 @@ class ConfirmImportForm(forms.Form):
         "statement owes or is owed what the night's settle-up says, as if the night had been "
         "closed here. Unticked, they owe nothing for them.",
     )
+
+
+class LeagueImportForm(forms.Form):
+    file = forms.FileField(
+        label="League file",
+        help_text=f"A .json league file, exported from a league's page; at most {MAX_MB} MB.",
+        error_messages={"required": "Choose the file to import.", "empty": "The file is empty."},
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
+    )
+
+    def clean_file(self) -> UploadedFile:
+        upload = self.cleaned_data["file"]
+        if upload.size >= MAX_BYTES:
+            raise forms.ValidationError(
+                f"The file is {upload.size / (1024 * 1024):.1f} MB: the limit is {MAX_MB} MB."
+            )
+        return upload

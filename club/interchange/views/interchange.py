@@ -16,7 +16,14 @@ from django.views.decorators.cache import cache_control
 from club.clubs.models import Club
 from club.clubs.queries import access
 from club.clubs.queries.access import login_if_hidden
-from club.interchange import BACKUP, SCHEMA_PATHS, SHAREABLE, VERSIONS
+from club.interchange import (
+    BACKUP,
+    LEAGUE_SCHEMA_PATH,
+    LEAGUE_VERSION,
+    SCHEMA_PATHS,
+    SHAREABLE,
+    VERSIONS,
+)
 from club.interchange.format import document
 from club.interchange.forms.interchange import ConfirmImportForm, ImportForm
 from club.interchange.services import csv_sheets, staging
@@ -163,6 +170,12 @@ def schema(request: HttpRequest, version: int) -> FileResponse:
     return FileResponse(SCHEMA_PATHS[version].open("rb"), content_type="application/schema+json")
 
 
+@cache_control(public=True, max_age=3600)
+def league_schema(request: HttpRequest) -> FileResponse:
+    """The JSON Schema of the league file."""
+    return FileResponse(LEAGUE_SCHEMA_PATH.open("rb"), content_type="application/schema+json")
+
+
 urlpatterns = [
     path("setup/export/", club_export, name="club_export"),
     path("setup/import/", club_import, name="club_import"),
@@ -179,3 +192,10 @@ schema_urlpatterns = [
     )
     for version in VERSIONS
 ]
+schema_urlpatterns.append(
+    path(
+        f"schema/solo-whist-league-v{LEAGUE_VERSION}.json",
+        league_schema,
+        name="interchange_schema_league",
+    )
+)
