@@ -94,10 +94,13 @@ def test_a_save_publishes_one_message_to_its_table_and_its_night_once_it_commits
 
     # A save that rolls back publishes nothing.
     engine.received.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        with pytest.raises(RuntimeError), transaction.atomic():
-            record_hand(table4, solo(players), secretary)
-            raise RuntimeError("the save fails after its audit event")
+    with (
+        django_capture_on_commit_callbacks(execute=True),
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        record_hand(table4, solo(players), secretary)
+        raise RuntimeError("the save fails after its audit event")
     assert engine.received == []
 
     # Closing the night tells the night and each of its tables, once.
