@@ -285,6 +285,19 @@ CACHES = cache_settings(CACHE_URL, CACHE_KEY_PREFIX)
 # a minute at most.
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 DJANGO_REDIS_LOGGER = "club.operations.logs.cache_log"
+
+# Live pages (club/lib/live_marks.py): how long a page's "nothing changed" mark lives. With a
+# shared cache a change reaches every node's marks at once, so they may live for minutes; each
+# process's own cache keeps them a second.
+LIVE_MARK_SECONDS = int(os.environ.get("LIVE_MARK_SECONDS") or (300 if CACHE_URL else 1))
+# Push (club/lib/live_push.py): the push engine's publisher location, bound to a private address,
+# e.g. http://127.0.0.1:8090/live/pub/ (nginx with nchan, docs/operators.md). Empty: no push,
+# pages poll. LIVE_SUBSCRIBE_PATH is where browsers subscribe, on the site's own address.
+LIVE_PUSH_URL = os.environ.get("LIVE_PUSH_URL", "").strip()
+if LIVE_PUSH_URL and not LIVE_PUSH_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured("LIVE_PUSH_URL must be an http:// URL (the engine's publisher).")
+LIVE_SUBSCRIBE_PATH = os.environ.get("LIVE_SUBSCRIBE_PATH", "/live/sub/").strip()
+LIVE_PUSH_TIMEOUT = float(os.environ.get("LIVE_PUSH_TIMEOUT", "0.5"))
 # Django's own database sessions: any node reads any session, and a log-out ends it on all.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 

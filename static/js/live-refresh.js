@@ -1,10 +1,13 @@
 // Pages that refresh themselves when what they show changes elsewhere (the night page while
-// tables enter hands): every few seconds ask the server "changed since this ETag?"; it answers
-// 304 after one small query when nothing did, else the page, whose main content replaces ours.
+// tables enter hands): ask the server "changed since this ETag?" when the night's channel says
+// something changed (static/js/live-push.js, when the page has data-live-url) and every 30 s in
+// case a message was lost, else every 15 s; it answers 304 from the cache when nothing did, else
+// the page, whose main content replaces ours.
 (function () {
   "use strict";
 
   var POLL_MS = 15000;
+  var PUSHED_POLL_MS = 30000;
   var marker = document.querySelector("[data-live-etag]");
   if (!marker) return;
   var etag = marker.dataset.liveEtag;
@@ -39,6 +42,14 @@
     }, function () { /* offline: try again at the next tick */ });
   }
 
-  setInterval(check, POLL_MS);
   document.addEventListener("visibilitychange", check);
+  if (marker.dataset.liveUrl && window.SoloLive) {
+    var every = setInterval(check, PUSHED_POLL_MS);
+    window.SoloLive.start(marker.dataset.liveUrl, check, function () {
+      clearInterval(every);
+      setInterval(check, POLL_MS);
+    });
+  } else {
+    setInterval(check, POLL_MS);
+  }
 })();

@@ -1,5 +1,6 @@
 // The table page kept fresh: the poll (the sheet asked for again, with its ETag, and put in place
-// when another device changed it), a fresh entry form when the one on the page is for a hand
+// when another device changed it; asked when the table's channel says so, with push, see
+// static/js/table.js), a fresh entry form when the one on the page is for a hand
 // already saved and nothing is typed in it, and the connection's coming and going (when it
 // returns, the outbox is sent and the sheet asked for).
 (function () {
@@ -58,7 +59,9 @@
     var box = outboxEl();
     if (!box || !navigator.onLine || document.visibilityState !== "visible" || state.flushing) return;
     fetch(box.dataset.sheetUrl, {
-      headers: { "HX-Request": "true", "If-None-Match": state.etag },
+      // The channel names the table, so that "nothing changed" is answered from the cache
+      // (club/play/views/table_page.py, sheet_unchanged).
+      headers: { "HX-Request": "true", "If-None-Match": state.etag, "X-Live-Channel": box.dataset.liveChannel || "" },
       cache: "no-store",
       credentials: "same-origin",
     }).then(function (response) {

@@ -4,7 +4,8 @@
 // order, which is the order their handlers run in: table-events.js (the one listener per event,
 // the page's parts, messages: window.SoloTable), table-fields.js (the fields and the preview),
 // table-drafts.js (a half-typed hand kept), table-outbox.js (hands kept on the device, sent in
-// order), table-poll.js (the sheet kept fresh); the entry form itself is static/js/entry-form.js.
+// order), live-push.js (push's subscription), table-poll.js (the sheet kept fresh); the entry
+// form itself is static/js/entry-form.js.
 (function () {
   "use strict";
 
@@ -30,6 +31,7 @@
   var dealAfter = Form.dealAfter, moveToDeal = Form.moveToDeal;
   var Outbox = window.SoloOutbox;
   var POLL_MS = 10000;
+  var PUSHED_POLL_MS = 60000;
 
   // --- saving: online through htmx, offline into the outbox (table-outbox.js) -------------------
 
@@ -176,7 +178,29 @@
       }
       T.flush();
     });
-    setInterval(function () { T.flush(); T.poll(); }, POLL_MS);
+    if (box.dataset.liveUrl && window.SoloLive) {
+      // Push: the sheet is asked for when the table's channel says it changed, when the page
+      // is seen again, and every minute in case a message was lost; the outbox still tries
+      // every 10 s. Push given up: the poll of before.
+      setInterval(T.flush, POLL_MS);
+      var slow = setInterval(T.poll, PUSHED_POLL_MS);
+      document.addEventListener("visibilitychange", T.poll);
+      window.SoloLive.start(box.dataset.liveUrl, pushed, function () {
+        clearInterval(slow);
+        setInterval(T.poll, POLL_MS);
+      });
+    } else {
+      setInterval(function () { T.flush(); T.poll(); }, POLL_MS);
+    }
+  }
+
+  // A message while this phone is sending its own hands: ask once they are sent.
+  function pushed() {
+    if (state.flushing) {
+      setTimeout(pushed, 500);
+      return;
+    }
+    T.poll();
   }
 
   // After htmx has set up the page (it does so on DOMContentLoaded, which a deferred script

@@ -134,14 +134,14 @@ def test_nothing_changed_is_a_204_for_htmx_and_a_304_for_an_etag(
     live_marks.forget(night.pk)
     with django_assert_max_num_queries(6):
         again = client.get(live_url(night) + f"?since={rev}", **HTMX)
-    assert again.status_code == 204 and live_marks.current(night.pk) == rev
+    assert again.status_code == 204 and live_marks.current(live_marks.board(night.pk)) == rev
 
     # Each kind of change, once committed, gives a new revision and a new board.
     with django_capture_on_commit_callbacks(execute=True):
         hand = record_hand(
             table, HandEntry(dealer=ann, contract="solo", declarer=bob, tricks=5), None
         )
-    assert live_marks.current(night.pk) is None
+    assert live_marks.current(live_marks.board(night.pk)) is None
     seen = {rev}
     changed = client.get(live_url(night) + f"?since={rev}", **HTMX)
     assert changed.status_code == 200 and "Hand 1: Solo by Bob" in text(changed)
@@ -161,7 +161,7 @@ def test_nothing_changed_is_a_204_for_htmx_and_a_304_for_an_etag(
     assert len(seen) == 5
     # A closed night's board is final and stops polling, and leaves no mark behind.
     assert "Final" in text(closed) and "hx-trigger" not in closed.content.decode()
-    assert live_marks.current(night.pk) is None
+    assert live_marks.current(live_marks.board(night.pk)) is None
 
 
 def test_a_save_that_rolls_back_leaves_the_mark(client, viewer, night, players):
@@ -176,7 +176,7 @@ def test_a_save_that_rolls_back_leaves_the_mark(client, viewer, night, players):
             None,
         )
         raise RuntimeError("the save fails after its audit event")
-    assert live_marks.current(night.pk) == rev
+    assert live_marks.current(live_marks.board(night.pk)) == rev
 
 
 def test_a_wrong_revision_goes_through_the_access_checks(client, outsider, night):

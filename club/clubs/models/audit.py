@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 
 from club.core.prepared import PreparedInsert
-from club.lib import live_marks
+from club.lib import live_marks, live_push
 
 
 class AuditEvent(models.Model):
@@ -65,8 +65,10 @@ class AuditEvent(models.Model):
         else:
             super().save(*args, **kwargs)
         if self.night_id is not None:
-            # Every change to a night writes an event: live boards must look again.
+            # Every change to a night writes an event: live pages must look again (the marks
+            # first, so that a page told by push does not get the old mark's "nothing changed").
             live_marks.forget_on_commit(self.night_id)
+            live_push.changed_on_commit(night_id=self.night_id)
 
 
 _NEW_EVENTS: PreparedInsert[AuditEvent] = PreparedInsert(AuditEvent)

@@ -14,6 +14,7 @@ from django.db.models import F
 import scoring
 from club.clubs.models import AuditEvent, Season
 from club.core.prepared import PreparedInsert
+from club.lib import live_push
 from club.play.models import Hand, HandTombstone, Night, Revoke, ScoreLine, Table
 from club.play.queries.table_state import TableState, table_state
 from club.play.services import corrections, signals
@@ -268,6 +269,8 @@ def _audit(
         before=before,
         after=after,
     )
+    # The table's own pages (its phones) are told too; the event tells the night's.
+    live_push.changed_on_commit(table_ids=[hand.table_id])
 
 
 def _numbers(first: int, last: int) -> str:

@@ -15,6 +15,7 @@ from django.db.models import Count, Prefetch, Sum
 import scoring
 from club.clubs.models import AuditEvent, Club, Player, Season
 from club.clubs.services.setup import SetupError
+from club.lib import live_push
 from club.play.models import Hand, Night, ScoreLine, Seat, Table, TableCard
 from club.play.services import signals
 from club.play.services.locks import NightGone, lock_night
@@ -280,6 +281,8 @@ def audit_tables(night: Night, user: User, before: dict[str, str], after: dict[s
         before=before,
         after=after,
     )
+    # Seats moved: each table's phones show the names again.
+    live_push.changed_on_commit(table_ids=night.tables.values_list("pk", flat=True))
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from club.clubs.models import AuditEvent, Club, Player
 from club.clubs.services.setup import SetupError
+from club.lib import live_push
 from club.play.models import Hand, Night, Seat, Table
 from club.play.services import arrivals, draw, signals, table_cards
 from club.play.services.hands import HandConflict
@@ -303,6 +304,7 @@ def close_night(night: Night, user: User | None) -> None:
             action=AuditEvent.Action.CLOSE,
             subject=str(night),
         )
+        live_push.changed_on_commit(table_ids=locked.tables.values_list("pk", flat=True))
         signals.night_closed.send(Night, night=locked, user=user)
 
 
@@ -325,3 +327,4 @@ def reopen_night(night: Night, user: User) -> None:
             action=AuditEvent.Action.REOPEN,
             subject=str(night),
         )
+        live_push.changed_on_commit(table_ids=locked.tables.values_list("pk", flat=True))

@@ -9,6 +9,7 @@ from django.db.models import F, QuerySet
 
 from club.clubs.models import AuditEvent, Player
 from club.core.prepared import PreparedRead
+from club.lib import live_push
 from club.play.models import Hand, Night, Seat, Table, TableLink
 from club.play.models.table_links import hash_token
 from club.play.queries.table_sheet import attach_seats, prefetch_seats
@@ -195,4 +196,5 @@ def confirm_hand(
             before=None,
             after=after,
         )
+        live_push.changed_on_commit(table_ids=[current.table_id])
     return current

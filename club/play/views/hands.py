@@ -20,6 +20,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from club.clubs.queries import access
+from club.lib import live_marks
 from club.lib.htmx import htmx
 from club.play.forms.hand_factories import edit_hand_form, new_hand_form
 from club.play.forms.hand_words import outcome_text
@@ -43,6 +44,8 @@ from club.play.views.table_page import (
     locked,
     page_context,
     refused,
+    remember_sheet,
+    sheet_unchanged,
     whole_page,
 )
 from club.play.views.table_route import PAGE, TableRoute, member_route
@@ -53,6 +56,7 @@ from club.play.views.table_route import PAGE, TableRoute, member_route
 
 
 @never_cache
+@sheet_unchanged
 @require_http_methods(["GET", "HEAD"])
 def table_detail(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     """The sheet; scorers also get the form for the next hand while the night is open."""
@@ -103,9 +107,12 @@ def hand_delete(request: HttpRequest, slug: str, hand_id: int) -> HttpResponse:
 
 def show_table(request: HttpRequest, route: TableRoute) -> HttpResponse:
     if htmx(request) and not htmx(request).boosted:
-        # The page asks every few seconds whether the sheet changed elsewhere (another device
-        # at the table): "304 Not Modified" after one aggregate query when nothing did.
+        # The page asks whether the sheet changed elsewhere (another device at the table):
+        # "304 Not Modified" after one aggregate query when nothing did, and the ETag becomes
+        # the table's mark, so that the next ask is answered from the cache (sheet_unchanged).
+        stamp = live_marks.stamp(route.table.night_id)
         etag = sheet_etag(route.table)
+        remember_sheet(route.table, stamp, etag)
         if request.headers.get("If-None-Match") == etag:
             response = HttpResponse(status=304)
         else:

@@ -22,6 +22,7 @@ from club.clubs.models import Club, Player
 from club.clubs.queries import access
 from club.clubs.queries.access import login_if_hidden
 from club.clubs.services import setup as services
+from club.lib import live_marks, live_push
 from club.lib.words import count
 from club.play.forms.nights import (
     MAX_TABLES,
@@ -204,20 +205,41 @@ def _create_night(
     return redirect("night_detail", slug=club.slug, night_id=night.pk)
 
 
+def _live_check(request: HttpRequest) -> bool:
+    # Only the page's own check gets the 304 (a browser's own revalidation gets the page, with
+    # any message waiting for it).
+    return bool(request.headers.get("X-Live-Check"))
+
+
+def _not_modified(etag: str) -> HttpResponse:
+    response = HttpResponse(status=304)
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
 @never_cache
-@login_if_hidden
 def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
+    # The page checks whether the night changed (static/js/live-refresh.js). While the cache
+    # holds the ETag it shows as the page's mark, nothing changed: 304 before the session or the
+    # database is read (only someone shown the page knows its ETag, and a 304 shows nothing).
+    if _live_check(request):
+        mark = live_marks.current(live_marks.night_page(night_id))
+        if mark and request.headers.get("If-None-Match") == mark:
+            return _not_modified(mark)
+    return _night_page(request, slug=slug, night_id=night_id)
+
+
+@login_if_hidden
+def _night_page(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     club = access.get_club(request, slug)
     night = night_access.get_night(request, club, night_id)
-    # The page checks every few seconds whether the night changed (static/js/live-refresh.js):
-    # "304 Not Modified" after one aggregate query when nothing did.
-    # Only that check gets the 304 (a browser's own revalidation gets the page, with any message
-    # waiting for it).
+    stamp = live_marks.stamp(night.pk)  # before the read: a save committing now makes it stale
     etag = night_etag(night)
-    if request.headers.get("X-Live-Check") and request.headers.get("If-None-Match") == etag:
-        response = HttpResponse(status=304)
-        response["ETag"] = etag
-        return response
+    if not night.is_closed:
+        live_marks.remember(live_marks.night_page(night.pk), night.pk, stamp, etag)
+    if _live_check(request) and request.headers.get("If-None-Match") == etag:
+        return _not_modified(etag)
     can_manage = access.can(request.user, club, access.MANAGE)
     can_score = access.can(request.user, club, access.SCORE)
     after_the_night = signals.page_extras(
@@ -237,6 +259,9 @@ def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
             "can_manage": can_manage,
             "can_score": can_score,
             "etag": etag,
+            "live_url": ""
+            if night.is_closed
+            else live_push.subscriber_url(live_push.night_channel(night.pk)),
             **after_the_night,
         },
     )

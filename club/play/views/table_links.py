@@ -44,7 +44,15 @@ from club.play.services.hand_entry import LinkSource
 from club.play.services.hands import HandConflict
 from club.play.views import hands as table_views
 from club.play.views.hand_save import save_new_hand
-from club.play.views.table_page import closed, club_hand, done, hand_page, page_context, whole_page
+from club.play.views.table_page import (
+    closed,
+    club_hand,
+    done,
+    hand_page,
+    page_context,
+    sheet_unchanged,
+    whole_page,
+)
 from club.play.views.table_route import TableRoute
 
 LINK_PAGE = "play/table_links/table.html"
@@ -142,6 +150,7 @@ def _preview_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
 
 
 @never_cache
+@sheet_unchanged
 @require_http_methods(["GET", "HEAD"])
 @by_link
 def link_table(request: HttpRequest, route: TableRoute) -> HttpResponse:

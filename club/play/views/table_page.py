@@ -10,6 +10,9 @@ with full pages and redirects."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -18,6 +21,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from club.clubs.models import Club
 from club.clubs.queries import access
+from club.lib import live_marks, live_push
 from club.lib.htmx import htmx
 from club.lib.names import short_names
 from club.lib.posted import posted_id
@@ -48,6 +52,37 @@ def locked(request: HttpRequest, route: TableRoute, night: Night) -> bool:
         and route.via is None
         and access.can(request.user, route.club, access.MANAGE)
     )
+
+
+_CHANNEL = re.compile(r"[0-9a-f]{64}")
+
+
+def sheet_unchanged(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The sheet's poll answered "304 Not Modified" from the cache, before the session, the
+    table's link or the database is read, while its table's mark holds the ETag the page shows.
+    The poll names the table by its channel (X-Live-Channel): only a page shown the table knows
+    it, and a 304 shows nothing."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        channel = request.headers.get("X-Live-Channel", "")
+        if htmx(request) and _CHANNEL.fullmatch(channel):
+            mark = live_marks.current(live_marks.sheet(channel))
+            if mark and request.headers.get("If-None-Match") == mark:
+                response = HttpResponse(status=304)
+                response["ETag"] = mark
+                response["Cache-Control"] = "no-cache"
+                return response
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def remember_sheet(table: Table, stamp: str, etag: str) -> None:
+    """The table's ETag as read after `stamp` (live_marks.stamp): the poll's next "changed?"
+    is answered from the cache."""
+    name = live_marks.sheet(live_push.table_channel(table.pk))
+    live_marks.remember(name, table.night_id, stamp, etag)
 
 
 def club_table(request: HttpRequest, slug: str, table_id: int, power: str) -> tuple[Club, Table]:
@@ -122,6 +157,9 @@ def page_context(request: HttpRequest, route: TableRoute, **extra: Any) -> dict[
         "show_errors": True,
         # At a tournament's table: its round and hands per round (fetched with the table).
         "tournament": getattr(night, "tournament", None),
+        # The table's channel: the poll names it; with push the page subscribes to it.
+        "live_channel": live_push.table_channel(table.pk),
+        "live_url": live_push.subscriber_url(live_push.table_channel(table.pk)),
     }
     if route.via is not None and night.is_closed:
         context.update(signals.page_extras(signals.table_page, Table, route=route))
@@ -180,9 +218,14 @@ def whole_page(
     can_change = route.can_score and not locked(request, route, table.night)
     if can_change and "form" not in extra:
         extra["form"] = new_form(table)
-    extra.setdefault("sheet", table_sheet(table))
+    stamp = None
+    if "sheet" not in extra:
+        stamp = live_marks.stamp(table.night_id)  # before the read: a save now makes it stale
+        extra["sheet"] = table_sheet(table)
     context = page_context(request, route, **extra)
     context["sheet_etag"] = etag_of_hands(table, (row.hand for row in context["sheet"].rows))
+    if stamp is not None:
+        remember_sheet(table, stamp, context["sheet_etag"])
     return render(request, route.page, context, status=status)
 
 
