@@ -291,7 +291,7 @@ def test_the_schema_offers_the_leagues_tie_breaks():
 
 
 def test_export_is_the_organisers_alone(full_league, organiser, client: Client):
-    url = reverse("league_export", kwargs={"slug": full_league.slug})
+    url = reverse("league_export", kwargs={"league": full_league.slug})
     secretary = User.objects.get(username="sec-aberdeen")  # a playing club's secretary
     for user in (secretary, User.objects.create_user("stranger", "s@example.org", "pw-s-1")):
         client.force_login(user)

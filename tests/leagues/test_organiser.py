@@ -196,7 +196,7 @@ def test_the_league_home_shows_its_rules_and_playing_clubs_and_the_table_block(
     assert "A win is 3 points, a tie 1, a loss 0" in html
     assert "6 players a side over 24 deals" in html
     assert "aggregate (the sum of the side&#x27;s scores), then matches won" in html
-    assert "No matches played yet" in html
+    assert "Only confirmed, settled and forfeited matches count" in html
     assert all(entry.club.name in html for entry in five_clubs)
     assert reverse("league_settings", args=[league.slug]) not in html  # the organiser's only
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.urls import path
 
 from club.clubs.queries import access
@@ -24,12 +24,12 @@ from club.leagues.queries.access import organised_league
 
 
 @login_required
-def league_export(request: HttpRequest, slug: str) -> HttpResponse:
-    league = organised_league(request.user, slug)
-    text = dumps(export_league(league))
-    today = league.host_club.today().isoformat()
+def league_export(request: HttpRequest, league: str) -> HttpResponse:
+    found = organised_league(request.user, league)
+    text = dumps(export_league(found))
+    today = found.host_club.today().isoformat()
     response = HttpResponse(text.encode("utf-8"), content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="{league.slug}-{today}.json"'
+    response["Content-Disposition"] = f'attachment; filename="{found.slug}-{today}.json"'
     response["Cache-Control"] = "no-store"
     return response
 
@@ -51,12 +51,11 @@ def league_import(request: HttpRequest) -> HttpResponse:
             {"form": LeagueImportForm(), "problems": refused.problems, "filename": upload.name},
         )
     messages.success(request, f"Imported {league.name} from {upload.name}: you are its organiser.")
-    # The league's home page (club/leagues/urls.py's layout: /leagues/<slug>/).
-    return HttpResponseRedirect(f"/leagues/{league.slug}/")
+    return redirect("league_home", league=league.slug)
 
 
 urlpatterns = [
     # "new/" is a fixed word of the leagues' addresses, never a league's slug.
     path("leagues/new/import/", league_import, name="league_import"),
-    path("leagues/<slug:slug>/export/", league_export, name="league_export"),
+    path("leagues/<slug:league>/export/", league_export, name="league_export"),
 ]

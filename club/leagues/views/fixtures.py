@@ -22,6 +22,7 @@ from club.leagues.services import calendar, match_night
 from club.leagues.services import fixtures as fixture_service
 from club.leagues.services.fixtures import FixtureError
 from club.leagues.services.match_night import MatchNightError
+from club.leagues.views import cards
 from club.play.models import Night
 from club.play.queries.night import night_tables
 from club.play.services import table_links
@@ -177,7 +178,11 @@ def _open_form(fixture: Fixture, data: Any = None) -> OpenNightForm:
 def fixture_page(request: HttpRequest, league: str, fixture_id: int) -> HttpResponse:
     fixture = _fixture(request, league, fixture_id)
     runs = match_night.runs_match(request.user, fixture)
-    context: dict[str, Any] = {"league": fixture.league, "fixture": fixture, "runs": runs}
+    # The card's section (its state, and what this reader may do with it) on the match's page.
+    context: dict[str, Any] = {
+        **cards.card_context(request, fixture.league, fixture),
+        "runs": runs,
+    }
     if runs and fixture.night is None:
         context["form"] = _open_form(fixture)
     if runs and fixture.night is not None:

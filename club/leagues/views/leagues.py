@@ -17,6 +17,7 @@ from club.leagues.models.leagues import TIE_BREAKS
 from club.leagues.queries import access
 from club.leagues.services import league_settings
 from club.leagues.services.leagues import LeagueError
+from club.leagues.views import cards
 
 
 def league_home(request: HttpRequest, league: str) -> HttpResponse:
@@ -30,18 +31,24 @@ def league_home(request: HttpRequest, league: str) -> HttpResponse:
     entries = found.entries.select_related("club")
     if not is_organiser:
         entries = entries.filter(status=LeagueClub.Status.ACCEPTED)
+    # The registers name people: the organiser and the playing clubs' members read them.
+    reads_registers = is_organiser or (
+        access.entries_of(request.user, found).filter(status=LeagueClub.Status.ACCEPTED).exists()
+    )
     host = found.host_club
     season = host.seasons.select_related("rule_set").order_by("pk").first()
     return render(
         request,
         "leagues/home.html",
         {
+            **cards.table_context(found),
             "league": found,
             "entries": list(entries),
             "is_organiser": is_organiser,
+            "reads_registers": reads_registers,
             "rule_set": season.rule_set if season is not None else None,
             "host": host,
-            "tie_breaks": [TIE_BREAKS[key] for key in found.tie_break_keys],
+            "tie_break_names": [TIE_BREAKS[key] for key in found.tie_break_keys],
         },
     )
 
