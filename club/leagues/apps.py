@@ -6,3 +6,9 @@ class LeaguesConfig(AppConfig):
     name = "club.leagues"
     label = "leagues"
     verbose_name = "Leagues: clubs playing each other, fixtures, match cards and the league table"
+
+    def ready(self) -> None:
+        from club.clubs.services import signals
+        from club.leagues.services.club_life import organisers_kept
+
+        signals.accounts_kept.connect(organisers_kept, dispatch_uid="leagues.organisers_kept")

@@ -208,7 +208,8 @@ class Purged:
 
 def _accounts_only_here(club: Club) -> list[int]:
     """The club's accounts that belong to no other club, hold no player record of another club,
-    and are no operator's (staff): they go with the club."""
+    are no operator's (staff) and no other app still needs (`accounts_kept`): they go with the
+    club."""
     ids = (
         set(Membership.objects.filter(club=club).values_list("user_id", flat=True))
         | set(Invitation.objects.filter(club=club).values_list("user_id", flat=True))
@@ -231,7 +232,10 @@ def _accounts_only_here(club: Club) -> list[int]:
             )
         )
     )
-    return sorted(ids - elsewhere)
+    ids -= elsewhere
+    for kept in signals.answers(signals.accounts_kept, user_ids=sorted(ids)):
+        ids -= set(kept)  # type: ignore[call-overload]
+    return sorted(ids)
 
 
 def _task_rows(club: Club) -> int:

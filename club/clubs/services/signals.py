@@ -7,7 +7,7 @@ from django.dispatch import Signal
 
 from club.lib.signals import answers
 
-__all__ = ["answers", "club_deleting", "club_purging", "player_forgotten"]
+__all__ = ["accounts_kept", "answers", "club_deleting", "club_purging", "player_forgotten"]
 
 # The club is about to be deleted for good (club=). Each receiver answers the queued tasks that
 # name the club's rows, as {task path: [the ids they were queued with]}, so that no task is left
@@ -19,3 +19,6 @@ club_purging = Signal()
 club_deleting = Signal()
 # A player is forgotten (player=): each receiver forgets the player's address where it kept a copy.
 player_forgotten = Signal()
+# The club's accounts that belong to nothing else are about to go with it (user_ids=): each
+# receiver answers those it still needs (a league's organiser, say), which stay.
+accounts_kept = Signal()
