@@ -9,6 +9,7 @@ class LeaguesConfig(AppConfig):
 
     def ready(self) -> None:
         from club.clubs.services import signals
-        from club.leagues.services.club_life import organisers_kept
+        from club.leagues.services.club_life import forget_in_leagues, organisers_kept
 
         signals.accounts_kept.connect(organisers_kept, dispatch_uid="leagues.organisers_kept")
+        signals.player_forgotten.connect(forget_in_leagues, dispatch_uid="leagues.forgotten")

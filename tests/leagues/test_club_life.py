@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 
-from club.clubs.models import Club, Membership, Role
+from club.clubs.models import AuditEvent, Club, Membership, Role
 from club.clubs.services import clubs_lifecycle
 from club.leagues.models import League, LeagueClub, Registration
 from club.leagues.services import fixtures, registers
@@ -36,3 +36,24 @@ def test_a_purged_club_takes_its_entry_registers_and_fixtures_with_it(league, fi
     assert not Registration.objects.filter(entry_id=leaving.pk).exists()
     assert not league.fixtures.filter(home_id=leaving.pk).exists()
     assert league.fixtures.exists()  # the other clubs' fixtures stay
+
+
+def test_a_forgotten_player_is_forgotten_in_the_leagues_he_was_named_for(league, five_clubs):
+    entry = five_clubs[0]
+    secretary = User.objects.get(username=f"sec-{entry.club.slug}")
+    player = entry.club.players.order_by("name").first()
+    assert player is not None
+    [registration] = registers.register(entry, [player], secretary)
+    seat_pk, old = registration.person.seat_id, player.name
+    trail = AuditEvent.objects.filter(club=league.host_club)
+    assert any(old in str((e.subject, e.before, e.after)) for e in trail)
+
+    clubs_lifecycle.forget_player(player, secretary)
+
+    registration.refresh_from_db()
+    person = registration.person
+    person.refresh_from_db()
+    assert person.name.startswith("Former player") and person.user is None
+    assert person.seat_id == seat_pk  # his results stay with the same seat
+    assert person.seat.name == person.name
+    assert not any(old in str((e.subject, e.before, e.after)) for e in trail.all())

@@ -357,12 +357,30 @@ def purge_due(now: dt.datetime | None = None) -> list[Purged]:
 # --- forgetting a player --------------------------------------------------------------------
 
 
-def _former_name(club: Club) -> str:
+def former_name(club: Club) -> str:
     taken = set(club.players.filter(name__startswith=FORMER_PLAYER).values_list("name", flat=True))
     n = 1
     while f"{FORMER_PLAYER} {n}" in taken:
         n += 1
     return f"{FORMER_PLAYER} {n}"
+
+
+def forget_in_trail(club: Club, old: str, new: str, old_email: str = "") -> None:
+    """Take a forgotten player's name (and address) out of a club's audit trail: `new` stands
+    where `old` stood as a word, but not inside another player's longer name."""
+    others = list(club.players.exclude(name=new).values_list("name", flat=True))
+    # The address first: "ann@example.org" holds the name "Ann" as a word.
+    renames = [_Renamer(old_email, "(a forgotten address)", [])] if old_email else []
+    renames.append(_Renamer(old, new, others))
+    for event in AuditEvent.objects.filter(club=club):
+        subject, before, after = event.subject, event.before, event.after
+        for rename in renames:
+            subject = rename.text(subject)
+            before, after = rename.json(before), rename.json(after)
+        if (subject, before, after) != (event.subject, event.before, event.after):
+            AuditEvent.objects.filter(pk=event.pk).update(
+                subject=subject, before=before, after=after
+            )
 
 
 class _Renamer:
@@ -441,27 +459,15 @@ def forget_player(player: Player, by: User | None) -> Player:
                 "secretary first."
             )
         old, old_email = player.name, player.email
-        player.name = _former_name(club)
+        player.name = former_name(club)
         player.email = ""
         player.email_results = False
         player.user = None
         player.active = False
         player.save(update_fields=["name", "email", "email_results", "user", "active"])
         PlayerClaim.objects.filter(player=player).delete()
-        signals.player_forgotten.send(None, player=player)
-        others = list(club.players.exclude(pk=player.pk).values_list("name", flat=True))
-        # The address first: "ann@example.org" holds the name "Ann" as a word.
-        renames = [_Renamer(old_email, "(a forgotten address)", [])] if old_email else []
-        renames.append(_Renamer(old, player.name, others))
-        for event in AuditEvent.objects.filter(club=club):
-            subject, before, after = event.subject, event.before, event.after
-            for rename in renames:
-                subject = rename.text(subject)
-                before, after = rename.json(before), rename.json(after)
-            if (subject, before, after) != (event.subject, event.before, event.after):
-                AuditEvent.objects.filter(pk=event.pk).update(
-                    subject=subject, before=before, after=after
-                )
+        signals.player_forgotten.send(None, player=player, old_name=old)
+        forget_in_trail(club, old, player.name, old_email)
         if doomed and account is not None:
             _delete_account(account)
         AuditEvent.objects.create(

@@ -17,7 +17,8 @@ club_purging = Signal()
 # keep the club's players, rule sets and seasons (they PROTECT them), and answers how many rows
 # went, those its database triggers took included.
 club_deleting = Signal()
-# A player is forgotten (player=): each receiver forgets the player's address where it kept a copy.
+# A player is forgotten (player=, old_name=): each receiver forgets the player's name and address
+# where it kept a copy.
 player_forgotten = Signal()
 # The club's accounts that belong to nothing else are about to go with it (user_ids=): each
 # receiver answers those it still needs (a league's organiser, say), which stay.
