@@ -571,3 +571,20 @@ class NewUserForm(forms.Form):
                 f"The username {username} is taken: add that user as an existing member instead."
             )
         return username
+
+
+def check_unit_choice(form: forms.Form, data: dict[str, Any], playing: str) -> None:
+    """A sign-up's choice of what it plays for (money with its symbol, or points) against its
+    preset's unit: the error beside the field to change. `playing` names who plays ("the
+    club", "the league")."""
+    if data.get("unit_kind") == Club.UnitKind.MONEY and not data.get("currency_symbol"):
+        form.add_error("currency_symbol", "Give the currency's symbol, e.g. £, $ or €.")
+    elif data.get("unit_kind") and data.get("preset"):
+        club = Club(unit_kind=data["unit_kind"], currency_symbol=data.get("currency_symbol") or "")
+        problem = unit_mismatch(
+            club,
+            scoring.preset(data["preset"]).unit,
+            remedy=f"choose what {playing} plays for to match",
+        )
+        if problem is not None:
+            form.add_error("preset", problem)

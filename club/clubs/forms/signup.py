@@ -12,7 +12,7 @@ from django.core.validators import validate_slug
 
 import scoring
 from club.clubs.forms.player_lines import LINES_HELP, LinesReading
-from club.clubs.forms.setup import DECIMALS_CHOICES, preset_choices
+from club.clubs.forms.setup import DECIMALS_CHOICES, check_unit_choice, preset_choices
 from club.clubs.models import Club
 from club.clubs.services import clubs_lifecycle
 from club.clubs.services.setup import MAX_NEW_PLAYERS
@@ -93,19 +93,7 @@ class ClubFields(forms.Form):
         data = self.cleaned_data
         if "name" in data and "slug" in data and not data["slug"]:
             data["slug"] = clubs_lifecycle.free_slug(data["name"])
-        if data.get("unit_kind") == Club.UnitKind.MONEY and not data.get("currency_symbol"):
-            self.add_error("currency_symbol", "Give the currency's symbol, e.g. £, $ or €.")
-        elif data.get("unit_kind") and data.get("preset"):
-            club = Club(
-                unit_kind=data["unit_kind"], currency_symbol=data.get("currency_symbol") or ""
-            )
-            problem = unit_mismatch(
-                club,
-                scoring.preset(data["preset"]).unit,
-                remedy="choose what the club plays for to match",
-            )
-            if problem is not None:
-                self.add_error("preset", problem)
+        check_unit_choice(self, data, "the club")
         return data
 
     def new_club(self) -> clubs_lifecycle.NewClub:

@@ -9,14 +9,12 @@ from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
 
-import scoring
-from club.clubs.forms.setup import DECIMALS_CHOICES, preset_choices
+from club.clubs.forms.setup import DECIMALS_CHOICES, check_unit_choice, preset_choices
 from club.clubs.models import Club
 from club.leagues.models import League
 from club.leagues.models.leagues import TIE_BREAKS
 from club.leagues.services.leagues import NewLeague
 from club.lib import zones
-from club.lib.money import unit_mismatch
 
 TIE_BREAK_CHOICES = [("", "(none)"), *TIE_BREAKS.items()]
 SIDES_HELP = "Even: each table seats two players of each side. The Aberdeen league plays 6."
@@ -175,19 +173,7 @@ class LeagueForm(TieBreakFields):
         self.check_points()
         self.check_sides()
         self.check_tie_breaks()
-        if data.get("unit_kind") == Club.UnitKind.MONEY and not data.get("currency_symbol"):
-            self.add_error("currency_symbol", "Give the currency's symbol, e.g. £, $ or €.")
-        elif data.get("unit_kind") and data.get("preset"):
-            club = Club(
-                unit_kind=data["unit_kind"], currency_symbol=data.get("currency_symbol") or ""
-            )
-            problem = unit_mismatch(
-                club,
-                scoring.preset(data["preset"]).unit,
-                remedy="choose what the league plays for to match",
-            )
-            if problem is not None:
-                self.add_error("preset", problem)
+        check_unit_choice(self, data, "the league")
         return data
 
     def new_league(self) -> NewLeague:
