@@ -14,6 +14,9 @@ from django.urls import reverse
 from club import urls as club_urls
 from club.clubs.models import Invitation, Membership, Player, Season
 from club.clubs.services.setup import rule_set_from_preset
+from club.leagues.models import LeagueClub
+from club.leagues.services import registers
+from club.leagues.services.leagues import NewLeague, create_league
 from club.money.models import Debt, Settlement
 from club.money.services.results_mail import unsubscribe_token
 from club.play.services.hand_entry import HandEntry
@@ -46,6 +49,22 @@ def _club_world(club, season, players, user) -> dict[str, Any]:
     )
     tournament = make_tournament(season, players[:8], rounds=2, hands=1, director=user)
     tournament_services.start(tournament, user)
+    # A league the club plays in, with one of its players named for it.
+    league = create_league(
+        NewLeague(
+            name=f"{season.club.name} League",
+            season_start=dt.date(2027, 1, 1),
+            season_end=dt.date(2027, 6, 1),
+        ),
+        user.__class__.objects.create_user(f"organiser-{user.pk}"),
+    )
+    entry = LeagueClub.objects.create(
+        league=league,
+        club=season.club,
+        status=LeagueClub.Status.ACCEPTED,
+        answered_at=league.created_at,
+    )
+    [registration] = registers.register(entry, [players[0]], user)
     return {
         "night_id": night.pk,
         "table_id": table.pk,
@@ -68,6 +87,8 @@ def _club_world(club, season, players, user) -> dict[str, Any]:
             debt=Debt.objects.filter(club=season.club).first(), amount=1, kind="paid", via="x"
         ).pk,
         "card_id": issue_cards(season.club, user)[0].pk,
+        "league": league.slug,
+        "registration_id": registration.pk,
     }
 
 

@@ -18,6 +18,9 @@ from django.urls import URLPattern, reverse
 
 from club.clubs.models import Club, Invitation, Membership, Player, Role, Season
 from club.clubs.services.setup import rule_set_from_preset
+from club.leagues.models import LeagueClub
+from club.leagues.services import registers
+from club.leagues.services.leagues import NewLeague, create_league
 from club.money.models import Debt, Settlement
 from club.play.models import Hand
 from club.play.services.hand_entry import HandEntry
@@ -48,6 +51,16 @@ def private_world(db, django_user_model):
     )
     debt = Debt.objects.create(club=club, night=night, payer=players[0], payee=players[1], amount=6)
     tournament = make_tournament(season, players + _more(club, 4))
+    league = create_league(
+        NewLeague(
+            name="Secret League", season_start=dt.date(2027, 1, 1), season_end=dt.date(2027, 6, 1)
+        ),
+        django_user_model.objects.create_user(username="secret-organiser"),
+    )
+    entry = LeagueClub.objects.create(
+        league=league, club=club, status=LeagueClub.Status.ACCEPTED, answered_at=league.created_at
+    )
+    [registration] = registers.register(entry, [players[0]], sec)
     return {
         "slug": club.slug,
         "night_id": night.pk,
@@ -65,6 +78,8 @@ def private_world(db, django_user_model):
         ).pk,
         "settlement_id": Settlement.objects.create(debt=debt, amount=1, kind="paid", via="x").pk,
         "card_id": issue_cards(club, sec)[0].pk,
+        "league": league.slug,
+        "registration_id": registration.pk,
     }
 
 

@@ -154,6 +154,10 @@ def problems_of(shown: Shown) -> list[str]:
                     found += manage_problems(rest[1:])
             elif canonicalize_name(tool) not in dependencies():
                 found.append(f"{tool} is not installed into .venv by bin/setup")
+        elif head == "cp":
+            # A file of the project copied into place: it must be in the project.
+            sources = [w for w in rest[:-1] if not w.startswith("-")]
+            found += [f"no {source}" for source in sources if not (ROOT / source).is_file()]
         elif head not in SYSTEM_TOOLS:
             found.append(f"{head!r} is neither the project's nor an operator's tool")
     return found
@@ -190,6 +194,8 @@ def test_each_command_refers_to_something_that_exists(shown: Shown) -> None:
         ("bin/test tests/nowhere -x", "no tests/nowhere"),
         ("CACHE_URL=redis://x bin/manage bench [--pace 3] > out.txt", None),
         ("nc -l 8000", "neither the project's nor an operator's tool"),
+        ("cp deploy/no-such.conf /etc/nginx/", "no deploy/no-such.conf"),
+        ("cp deploy/nginx-live.conf /etc/nginx/conf.d/solo-live.conf", None),
     ],
 )
 def test_the_checker_finds_what_would_fail(text: str, problem: str | None) -> None:

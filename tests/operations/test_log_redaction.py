@@ -48,6 +48,7 @@ SECRET_ARGUMENT = re.compile(r"token|key|code|secret|sign|uid|hash|nonce|otp", r
 # Every other argument a URL takes is an integer (a row's id) or one of these.
 PUBLIC_ARGUMENTS = {
     "slug": "a club's slug, in every link of its pages",
+    "league": "a league's slug, in every link of its pages",
     "name": "a help page's or a help image's name",
     "id": "the admin's row id",
     "object_id": "the admin's row id",

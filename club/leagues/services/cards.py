@@ -147,7 +147,11 @@ def submit(fixture: Fixture, by: User) -> MatchCard:
     if not _is_secretary(by, fixture.home):
         raise CardError("Only a secretary of the home club submits the card.")
     with transaction.atomic():
-        locked = Fixture.objects.select_for_update().select_related("night").get(pk=fixture.pk)
+        locked = (
+            Fixture.objects.select_for_update(of=("self",))
+            .select_related("night")
+            .get(pk=fixture.pk)
+        )
         existing = MatchCard.objects.filter(fixture=locked).first()
         if existing is not None:
             return existing

@@ -90,7 +90,9 @@ def answer(entry: LeagueClub, accept: bool, secretary: User) -> LeagueClub:
     """The club's secretary accepts or declines an open invitation."""
     with transaction.atomic():
         entry = (
-            LeagueClub.objects.select_for_update().select_related("league", "club").get(pk=entry.pk)
+            LeagueClub.objects.select_for_update(of=("self",))
+            .select_related("league", "club")
+            .get(pk=entry.pk)
         )
         if entry.status != LeagueClub.Status.INVITED:
             raise LeagueError(
@@ -114,7 +116,9 @@ def withdraw(entry: LeagueClub, organiser: User) -> None:
     """The organiser withdraws an invitation the club has not accepted."""
     with transaction.atomic():
         entry = (
-            LeagueClub.objects.select_for_update().select_related("league", "club").get(pk=entry.pk)
+            LeagueClub.objects.select_for_update(of=("self",))
+            .select_related("league", "club")
+            .get(pk=entry.pk)
         )
         if entry.status == LeagueClub.Status.ACCEPTED:
             raise LeagueError(f"{entry.club.name} has accepted: it plays in the league.")
