@@ -15,7 +15,9 @@ Each figure's module is in club/bench/. The figures are for the configured datab
 from __future__ import annotations
 
 import argparse
+import signal
 import statistics
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -280,6 +282,9 @@ class Command(BaseCommand):
         }
         try:
             steps = [int(s) for s in str(options["steps"]).split(",") if s.strip()]
+            # Stopped (kill, systemd): the node, the engine and the generator are stopped too,
+            # by the evening's `finally`.
+            signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
             if options["compare"]:
                 peak.compare(steps, say=self.stdout.write, **settings_)
                 return
