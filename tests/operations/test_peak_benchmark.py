@@ -8,7 +8,7 @@ import pytest
 from django.test.utils import override_settings
 from django.urls import reverse
 
-from club.operations.bench import peak, peak_report, peak_setup
+from club.operations.bench import peak, peak_engine, peak_report, peak_setup
 from club.operations.bench.peak_load import hand_body, live_attributes, subscriber_url
 from club.play.models import Hand, ScoreLine
 from tests.kits.nodes_kit import free_port, process_env
@@ -99,3 +99,36 @@ def test_a_tiny_evening_runs_end_to_end_on_a_real_node(settings):
     report = peak_report.lines(evening)
     assert any(line.split()[:2] == ["board", "poll"] for line in report)
     assert any("lost 0" in line for line in said + report)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_tiny_evening_with_push_runs_through_nginx_and_nchan(settings):
+    if why := peak_engine.missing():
+        pytest.skip(why)
+    evening = peak.evening(
+        1,
+        seconds=4,
+        warmup=1,
+        port=free_port(),
+        publisher_port=free_port(),
+        workers=2,
+        push=True,
+        server_env=process_env(),
+        secretary_rate=0.0,
+        save_mean=1.5,
+        say=lambda _line: None,
+    )
+    kinds = {k.name: k for k in evening.kinds}
+    # Ten phones, the board and the night page each held a subscription on the engine.
+    assert evening.subscriptions == 12 and evening.subscription_errors == 0
+    assert evening.errors == 0, evening.samples
+    # A save's message reached the board, which then redrew; the phones and the night page
+    # asked on a message too, and no page polled as today's do (a board every second).
+    assert evening.push_ms and evening.board_ms
+    assert max(evening.push_ms) < 1000
+    assert kinds["board after push"].count >= 1 and kinds["night after push"].count >= 1
+    assert kinds["phone after push"].count >= 1
+    assert "board poll" not in kinds or kinds["board poll"].count <= 1
+    assert evening.stored == evening.saves_answered == Hand.objects.count() > 0
+    assert evening.lost == 0
+    assert evening.cpu["push engine (nginx, nchan)"] >= 0 and evening.engine_kb > 0

@@ -11,8 +11,14 @@ hand answered "saved" is stored once and every night is zero-sum, and the CPU se
 group of processes in the window: PostgreSQL, Redis, gunicorn, the push engine, the load
 generator, and the machine as a whole (others' work included).
 
+`--push` runs the push design: the bench's own nginx with nchan (club.operations.bench.peak_engine,
+the deploy files as docs/operators.md installs them), LIVE_PUSH_URL set on the node, and every
+phone, board and night page holding a subscription instead of polling. The pages are asked of
+gunicorn directly and only the subscriptions of nginx, in both designs alike: a host's nginx in
+front of the pages costs the same per request in both, and the engine's CPU is then its own.
+
 `--find-max` runs the evening at growing N and reports the largest that holds: every kind's
-p99 under 250 ms, no error, no hand lost.
+p99 under 250 ms, no error, no hand lost. `--compare` runs it for today's polling, then push.
 """
 
 from __future__ import annotations
@@ -32,7 +38,8 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import Sum
 
-from club.operations.bench import peak_report, peak_setup
+from club.lib import live_push
+from club.operations.bench import peak_engine, peak_report, peak_setup
 from club.operations.bench.entry import stop_server
 from club.operations.bench.many_clubs import node_env, start_node, wait_until_up
 from club.play.models import Hand, Night, ScoreLine, Table
@@ -40,7 +47,6 @@ from club.play.queries.live_night import revision
 from club.play.queries.sheet_version import etag_of_hands, night_etag
 
 BASE_DIR = Path(settings.BASE_DIR)
-PUSH_ENGINES = ("nginx",)  # process names of the push engine, when one runs
 
 
 # --- CPU of each group of processes, from /proc ------------------------------------------------
@@ -67,7 +73,14 @@ def _processes() -> dict[int, tuple[str, int, float, str]]:
 
 
 def _group(
-    name: str, session: int, cmdline: str, pid: int, server: int, generator: int, database: str
+    name: str,
+    session: int,
+    cmdline: str,
+    pid: int,
+    server: int,
+    generator: int,
+    database: str,
+    engine: int | None = None,
 ) -> str | None:
     if pid == generator:
         return "load generator"
@@ -75,8 +88,8 @@ def _group(
         return "gunicorn (the app)"
     if name.startswith("redis-server"):
         return "Redis"
-    if name in PUSH_ENGINES:
-        return "push engine"
+    if engine is not None and session == engine:  # the bench's own nginx, not another
+        return "push engine (nginx, nchan)"
     if name in ("postgres", "postmaster"):
         # This database's connections and the server's own processes; not other databases'.
         if "(" in cmdline or "[local]" in cmdline:
@@ -99,17 +112,24 @@ def cpu_by_group(
     server: int,
     generator: int,
     database: str,
+    engine: int | None = None,
 ) -> dict[str, float]:
     """CPU seconds spent between two snapshots by each group (a process that ended in between
     is not counted: the node's and PostgreSQL's stay up the whole window)."""
     groups: dict[str, float] = defaultdict(float)
     for pid, (name, session, cpu, cmdline) in after[0].items():
-        group = _group(name, session, cmdline, pid, server, generator, database)
+        group = _group(name, session, cmdline, pid, server, generator, database, engine)
         if group is None:
             continue
         earlier = before[0].get(pid)
         groups[group] += cpu - (earlier[2] if earlier and earlier[0] == name else 0.0)
-    order = ["PostgreSQL", "Redis", "gunicorn (the app)", "push engine", "load generator"]
+    order = [
+        "PostgreSQL",
+        "Redis",
+        "gunicorn (the app)",
+        "push engine (nginx, nchan)",
+        "load generator",
+    ]
     out = {g: round(groups[g], 2) for g in order if g in groups}
     out["machine, all processes"] = round(after[1] - before[1], 2)
     return out
@@ -130,6 +150,8 @@ def _plan_json(nights: list[Night], plan: peak_setup.Plan) -> dict[str, Any]:
     empty = etag_of_hands(Table(night=nights[0]), [])  # an open night's table with no hand
     for phone in data["phones"]:
         phone["etag"] = empty
+        # What the table page gives its poll to send as X-Live-Channel, with push or without.
+        phone["channel"] = live_push.table_channel(phone["table_id"])
     return data
 
 
@@ -180,10 +202,15 @@ def served_ms(log: Path) -> dict[str, list[float]]:
 
 
 def drive(
-    config: dict[str, Any], server: subprocess.Popen, database: str, nice: int
-) -> tuple[dict[str, Any], dict[str, float]]:
-    """Run the load generator on `config`; its result and the CPU of each group in the
-    window (read when the generator says the window starts and ends)."""
+    config: dict[str, Any],
+    server: subprocess.Popen,
+    database: str,
+    nice: int,
+    engine: subprocess.Popen | None = None,
+) -> tuple[dict[str, Any], dict[str, float], int]:
+    """Run the load generator on `config`; its result, the CPU of each group in the window
+    (read when the generator says the window starts and ends) and the push engine's memory in
+    KB as the window ends (0 without it)."""
     with tempfile.TemporaryDirectory(prefix="bench-peak-") as folder:
         config_path, result_path = Path(folder) / "config.json", Path(folder) / "result.json"
         config_path.write_text(json.dumps(config))
@@ -197,15 +224,24 @@ def drive(
             text=True,
         )
         assert generator.stdout is not None
-        snapshots = []
+        snapshots, memory = [], 0
         for line in generator.stdout:
             if line.startswith("window"):
                 snapshots.append(cpu_snapshot())
+                if engine is not None and line.startswith("window end"):
+                    memory = peak_engine.memory_kb(engine.pid)
         if generator.wait() != 0 or len(snapshots) != 2:
             raise RuntimeError(f"The load generator failed (exit {generator.returncode})")
         result = json.loads(result_path.read_text())
-    cpu = cpu_by_group(snapshots[0], snapshots[1], server.pid, generator.pid, database)
-    return result, cpu
+    cpu = cpu_by_group(
+        snapshots[0],
+        snapshots[1],
+        server.pid,
+        generator.pid,
+        database,
+        engine.pid if engine is not None else None,
+    )
+    return result, cpu, memory
 
 
 def evening(
@@ -215,7 +251,8 @@ def evening(
     warmup: float = 30,
     port: int = 8130,
     workers: int = 5,
-    push_url: str = "",
+    push: bool = False,
+    publisher_port: int = 8090,
     run: int | None = None,
     server_env: dict[str, str] | None = None,
     nice: int = 0,
@@ -224,6 +261,8 @@ def evening(
     say: Any = print,
 ) -> peak_report.Evening:
     """One evening of `clubs` clubs, start to check."""
+    if push and (why := peak_engine.missing()):
+        raise RuntimeError(why)
     started = time.perf_counter()
     all_clubs = peak_setup.ensure_clubs(clubs)
     run = run if run is not None else Night.objects.count()
@@ -239,6 +278,14 @@ def evening(
     env["CONN_MAX_AGE"] = str(int(warmup + seconds + 300))
     with tempfile.TemporaryDirectory(prefix="bench-peak-") as folder:
         log = Path(folder) / "node.log"
+        engine = None
+        if push:
+            # The engine's public port beside the node's; the publisher where the deploy file
+            # puts it (8090) unless told otherwise.
+            engine = peak_engine.start(Path(folder), port + 1, publisher_port)
+            env["LIVE_PUSH_URL"] = f"http://127.0.0.1:{publisher_port}/live/pub/"
+        else:
+            env["LIVE_PUSH_URL"] = ""
         server = start_node(port, env, log, workers=workers, threads=1)
         try:
             wait_until_up({port: server}, log)
@@ -252,12 +299,19 @@ def evening(
                 "board_poll": 1.0,
                 "night_poll": 15.0,
                 "secretary_rate": secretary_rate,
-                "push": push_url,
+                "push": f"http://127.0.0.1:{port + 1}" if push else "",
+                "phone_safety_poll": 60.0,  # static/js/table.js, PUSHED_POLL_MS
+                "board_safety_poll": 30.0,  # templates/play/nights/live.html, "every 30s"
+                "night_safety_poll": 30.0,  # static/js/live-refresh.js, PUSHED_POLL_MS
                 "seed": run,
             }
-            result, cpu = drive(config, server, connection.settings_dict["NAME"], nice)
+            result, cpu, memory = drive(
+                config, server, connection.settings_dict["NAME"], nice, engine
+            )
         finally:
             stop_server(server)
+            if engine is not None:
+                peak_engine.stop(engine)
         served = served_ms(log)
         log_lines = sum(len(v) for v in served.values())
     evening = peak_report.Evening(
@@ -267,6 +321,10 @@ def evening(
         lag_p99=peak_report.percentile(result["lag_ms"], 0.99),
         samples=result["samples"],
         push_ms=result["push_ms"],
+        subscriptions=result["subscriptions"],
+        subscription_errors=int(result["errors"].get("subscription", 0)),
+        board_ms=result["board_ms"],
+        engine_kb=memory,
         unfinished=result["unfinished"],
         cpu=cpu,
     )
@@ -276,9 +334,14 @@ def evening(
         for route, ms in sorted(served.items(), key=lambda item: -len(item[1]))
     }
     generator_share = cpu.get("load generator", 0) / max(cpu["machine, all processes"], 0.01)
+    engine_files = (
+        "; nginx: worker_rlimit_nofile {}, worker_connections {}".format(*peak_engine.open_files())
+        if push
+        else ""
+    )
     say(
         f"  open files: limit {result['nofile'][0]} raised to {result['nofile'][1]} in the "
-        f"load generator; the node logged {log_lines} requests; load generator "
+        f"load generator{engine_files}; the node logged {log_lines} requests; load generator "
         f"{generator_share:.0%} of the machine's CPU in the window"
     )
     return evening
@@ -286,7 +349,7 @@ def evening(
 
 def header(clubs: int, options: dict[str, Any]) -> str:
     """The run's first line: what runs where, and how busy the machine was before."""
-    workers, push_url = options.get("workers", 5), options.get("push_url", "")
+    workers, push = options.get("workers", 5), options.get("push", False)
     seconds, warmup = options.get("seconds", 120), options.get("warmup", 30)
     with open("/proc/loadavg") as f:
         load = " ".join(f.read().split()[:3])
@@ -294,7 +357,7 @@ def header(clubs: int, options: dict[str, Any]) -> str:
         f"An evening of {clubs} clubs x 10 tables on one node: gunicorn {workers} sync workers, "
         f"request log on, {connection.vendor} {connection.settings_dict['NAME']}, cache "
         f"{'Redis' if settings.CACHE_URL else 'local memory'}; "
-        f"{'push at ' + push_url if push_url else 'pages polling as today'}; "
+        f"{'push through nginx + nchan' if push else 'pages polling as today'}; "
         f"warm-up {warmup:g} s, window {seconds:g} s; {os.cpu_count()} cores, load average "
         f"{load} before"
     )
@@ -313,3 +376,13 @@ def find_max(steps: list[int], say: Any = print, **options: Any) -> int:
         best = clubs
     say(f"The largest N that holds: {best or f'none of {steps}'}")
     return best
+
+
+def compare(steps: list[int], say: Any = print, **options: Any) -> tuple[int, int]:
+    """`find_max` for today's polling, then for push, in one run; both largest N."""
+    say("== Today's design: every page polls ==")
+    polling = find_max(steps, say=say, **(options | {"push": False}))
+    say("== Push: nginx + nchan, the pages subscribe ==")
+    pushed = find_max(steps, say=say, **(options | {"push": True}))
+    say(f"The largest N that holds: polling {polling or 'none'}, push {pushed or 'none'}")
+    return polling, pushed

@@ -16,9 +16,12 @@ Every page does what its script does today, scheduled by the clock (open loop):
 - each night page asks with `X-Live-Check` every 15 s (static/js/live-refresh.js);
 - secretaries open pages at random (Poisson, a few a second across all clubs).
 Requests due in the window are timed from the moment they were due, so a late client shows
-as latency (and its lag is reported apart). With `push`, phones and boards instead hold a
-server-sent-events subscription found in their page (`data-live-*`) and fetch on a message; the
-time from a save's answer to its club's board hearing of it is reported.
+as latency (and its lag is reported apart). With `push` (the engine's public base URL), every
+phone, board and night page first opens its page, finds its subscriber URL there
+(`data-live-url`), holds that server-sent-events subscription and asks for its part when a
+message arrives, as static/js/live-push.js has it; each keeps its script's safety poll in case a
+message was lost (a phone every 60 s, a board and a night page every 30 s). The time from a
+save being sent to its club's board hearing of it, and to the board redrawn, is reported.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ OK = {
     "secretary page": {200},
     "phone after push": {200, 304},
     "board after push": {200, 204},
+    "night after push": {200, 304},
 }
 LIVE_ATTRIBUTE = re.compile(r'data-live-([a-z0-9-]+)="([^"]*)"')
 SHEET_ETAG = re.compile(r'data-sheet-etag="([^"]*)"')
@@ -109,7 +113,9 @@ class Figures:
     statuses: Counter[str] = field(default_factory=Counter)  # "kind status", in the window
     lag_ms: list[float] = field(default_factory=list)  # how late the client sent, in the window
     saves: list[list[Any]] = field(default_factory=list)  # [table id, number, outcome], all
-    push_ms: list[float] = field(default_factory=list)  # a save's answer to its board's message
+    push_ms: list[float] = field(default_factory=list)  # a save sent -> its board's message
+    board_ms: list[float] = field(default_factory=list)  # a save sent -> its board redrawn
+    subscriptions: int = 0  # subscriptions the engine accepted (200, text/event-stream)
     cpu_window_s: float = 0.0  # this process's CPU in the window
     window_s: float = 0.0
     unfinished: int = 0  # requests still open when the run ended
@@ -145,7 +151,8 @@ class Evening:
             cookie_jar=aiohttp.DummyCookieJar(),
             timeout=aiohttp.ClientTimeout(total=None, sock_connect=30),
         )
-        self.last_save: dict[int, float] = {}  # club index -> when its last save was answered
+        # Club index -> when each of its saves not yet heard of on its board was sent.
+        self.unheard: dict[int, list[float]] = {}
 
     # --- one request -----------------------------------------------------------------------
 
@@ -206,9 +213,10 @@ class Evening:
     # --- the pages -------------------------------------------------------------------------
 
     async def phone(self, phone: dict[str, Any], state: dict[str, Any]) -> None:
-        """A table's phone: its poll every 10 s (unless `push`), its saves at random."""
-        if not self.config.get("push"):
-            self.spawn(self.poll_sheet(phone, state))
+        """A table's phone: its poll every 10 s (with push, its safety poll every 60 s), its
+        saves at random."""
+        every = self.config["phone_safety_poll" if self.config.get("push") else "phone_poll"]
+        self.spawn(self.poll_sheet(phone, state, float(every)))
         moment = self.start + self.rng.expovariate(1 / self.config["save_mean"])
         number, body = 1, ""
         club = phone["club"]
@@ -216,6 +224,8 @@ class Evening:
             await self.until(moment)
             body = body or hand_body(self.plan["form_fields"], phone, number, self.csrf)
             state["saving"] = True
+            sent = self.loop.time()
+            self.unheard.setdefault(club, []).append(sent)
             status, headers = await self.fetch(
                 "save",
                 moment,
@@ -232,8 +242,9 @@ class Evening:
             state["saving"] = False
             outcome = headers.get("X-Hand-Outcome", "") if status else ""
             self.figures.saves.append([phone["table_id"], number, outcome or f"status {status}"])
+            if outcome != "saved" and sent in self.unheard[club]:
+                self.unheard[club].remove(sent)  # nothing was published
             if status == 200 and outcome in ("saved", "resent"):
-                self.last_save[club] = self.loop.time()
                 state["etag"] = headers.get("X-Sheet-ETag", state["etag"])
                 number, body = number + 1, ""
             # Else the outbox keeps the hand and sends it again, same entry id, with the next.
@@ -241,8 +252,7 @@ class Evening:
                 moment + self.rng.expovariate(1 / self.config["save_mean"]), self.loop.time()
             )
 
-    async def poll_sheet(self, phone: dict[str, Any], state: dict[str, Any]) -> None:
-        every = float(self.config["phone_poll"])
+    async def poll_sheet(self, phone: dict[str, Any], state: dict[str, Any], every: float) -> None:
         moment = self.start + self.rng.uniform(0, every)
         while moment < self.end:
             await self.until(moment)
@@ -253,15 +263,21 @@ class Evening:
     async def sheet(
         self, phone: dict[str, Any], state: dict[str, Any], due: float, kind: str
     ) -> None:
-        headers = {"HX-Request": "true", "If-None-Match": state["etag"]}
+        # table-poll.js names the table's channel, with push or without: "nothing changed" is
+        # then answered from the cache.
+        headers = {
+            "HX-Request": "true",
+            "If-None-Match": state["etag"],
+            "X-Live-Channel": phone.get("channel", ""),
+        }
         status, answer = await self.fetch(kind, due, "GET", f"/t/{phone['token']}/", headers)
         if status == 200:
             state["etag"] = answer.get("ETag", state["etag"])
 
-    async def board(self, index: int, club: dict[str, Any], revision: str) -> None:
-        """The club's live board: `?since=` every second, the next tick waiting for the answer."""
-        every = float(self.config["board_poll"])
-        state = {"revision": revision}
+    async def board(self, club: dict[str, Any], state: dict[str, Any]) -> None:
+        """The club's live board: `?since=` every second (with push, every 30 s), a tick during
+        a request dropped (htmx's default for an element: one request at a time)."""
+        every = float(self.config["board_safety_poll" if self.config.get("push") else "board_poll"])
         moment = self.start + self.rng.uniform(0, every)
         while moment < self.end:
             await self.until(moment)
@@ -269,30 +285,44 @@ class Evening:
             moment = max(moment + every, self.loop.time())
 
     async def board_fetch(
-        self, club: dict[str, Any], state: dict[str, str], due: float, kind: str
+        self,
+        club: dict[str, Any],
+        state: dict[str, Any],
+        due: float,
+        kind: str,
+        save_sent: float | None = None,
     ) -> None:
+        if state.get("busy"):
+            return  # htmx drops a trigger while the board's request is out
+        state["busy"] = True
         headers = {"HX-Request": "true", "Cookie": f"sessionid={club['session']}"}
         path = f"{club['board']}?since={state['revision']}"
-        status, answer = await self.fetch(kind, due, "GET", path, headers)
+        try:
+            status, answer = await self.fetch(kind, due, "GET", path, headers)
+        finally:
+            state["busy"] = False
         if status == 200:
             state["revision"] = answer.get("ETag", "").strip('"') or state["revision"]
+            if save_sent is not None and self.measured(due):
+                self.figures.board_ms.append((self.loop.time() - save_sent) * 1000)
 
-    async def night(self, club: dict[str, Any], etag: str) -> None:
-        every = float(self.config["night_poll"])
-        state = {"etag": etag}
+    async def night(self, club: dict[str, Any], state: dict[str, str]) -> None:
+        every = float(self.config["night_safety_poll" if self.config.get("push") else "night_poll"])
         moment = self.start + self.rng.uniform(0, every)
         while moment < self.end:
             await self.until(moment)
             self.spawn(self.night_check(club, state, moment))
             moment += every
 
-    async def night_check(self, club: dict[str, Any], state: dict[str, str], due: float) -> None:
+    async def night_check(
+        self, club: dict[str, Any], state: dict[str, str], due: float, kind: str = "night poll"
+    ) -> None:
         headers = {
             "X-Live-Check": "1",
             "If-None-Match": state["etag"],
             "Cookie": f"sessionid={club['session']}",
         }
-        status, answer = await self.fetch("night poll", due, "GET", club["night"], headers)
+        status, answer = await self.fetch(kind, due, "GET", club["night"], headers)
         if status == 200:
             state["etag"] = answer.get("ETag", state["etag"])
 
@@ -317,6 +347,9 @@ class Evening:
         event (a blank line ends one)."""
         try:
             async with self.streams.get(url, headers={"Accept": "text/event-stream"}) as r:
+                if r.status != 200:
+                    raise aiohttp.ClientError(f"status {r.status}")
+                self.figures.subscriptions += 1
                 pending = False
                 async for line in r.content:
                     if line.strip():
@@ -325,41 +358,51 @@ class Evening:
                         pending = False
                         on_message()
         except (TimeoutError, aiohttp.ClientError, OSError) as error:
-            if self.loop.time() < self.end and len(self.figures.samples) < 20:
-                self.figures.samples.append(f"subscription {url}: {error}")
+            if self.loop.time() < self.end:
+                self.figures.errors["subscription"] += 1
+                if len(self.figures.samples) < 20:
+                    self.figures.samples.append(f"subscription: {type(error).__name__} {error}")
 
-    async def open_page(self, path: str, headers: dict[str, str]) -> str:
+    async def subscribe_on(self, path: str, headers: dict[str, str], on_message: Any) -> None:
+        """Open a page (not timed), find its subscriber URL, subscribe on the engine."""
         async with self.http.get(self.base + path, headers=headers) as r:
-            return await r.text(errors="replace")
+            html = await r.text(errors="replace")
+        # The page gives a path on the site's own address; the site's nginx is the engine.
+        url = subscriber_url(html, self.config["push"] + path)
+        if url is None:
+            raise RuntimeError(f"No data-live-url on {path} ({r.status})")
+        self.subscriptions.append(asyncio.ensure_future(self.subscribe(url, on_message)))
 
     async def push_phone(self, phone: dict[str, Any], state: dict[str, Any]) -> None:
-        path = f"/t/{phone['token']}/"
-        url = subscriber_url(await self.open_page(path, {}), self.base + path)
-        if url is None:
-            raise RuntimeError(f"No data-live-* subscriber URL on {path}")
+        async def when_sent() -> None:
+            # table.js: a message while the phone sends its own hands is heeded once they are.
+            while state["saving"]:
+                await asyncio.sleep(0.5)
+            await self.sheet(phone, state, self.loop.time(), "phone after push")
 
         def heard() -> None:
-            self.spawn(self.sheet(phone, state, self.loop.time(), "phone after push"))
+            self.spawn(when_sent())
 
-        self.subscriptions.append(asyncio.ensure_future(self.subscribe(url, heard)))
+        await self.subscribe_on(f"/t/{phone['token']}/", {}, heard)
 
-    async def push_board(self, index: int, club: dict[str, Any], revision: str) -> None:
-        headers = {"Cookie": f"sessionid={club['session']}"}
-        url = subscriber_url(
-            await self.open_page(club["board"], headers), self.base + club["board"]
-        )
-        if url is None:
-            raise RuntimeError(f"No data-live-* subscriber URL on {club['board']}")
-        state = {"revision": revision}
-
+    async def push_board(self, index: int, club: dict[str, Any], state: dict[str, Any]) -> None:
         def heard() -> None:
             now = self.loop.time()
-            saved = self.last_save.get(index)
-            if saved is not None and self.measured(now) and now - saved < 5:
-                self.figures.push_ms.append((now - saved) * 1000)
-            self.spawn(self.board_fetch(club, state, now, "board after push"))
+            waiting = self.unheard.get(index)
+            sent = waiting.pop(0) if waiting else None
+            if sent is not None and self.measured(now):
+                self.figures.push_ms.append((now - sent) * 1000)
+            self.spawn(self.board_fetch(club, state, now, "board after push", sent))
 
-        self.subscriptions.append(asyncio.ensure_future(self.subscribe(url, heard)))
+        headers = {"Cookie": f"sessionid={club['session']}"}
+        await self.subscribe_on(club["board"], headers, heard)
+
+    async def push_night(self, club: dict[str, Any], state: dict[str, str]) -> None:
+        def heard() -> None:
+            self.spawn(self.night_check(club, state, self.loop.time(), "night after push"))
+
+        headers = {"Cookie": f"sessionid={club['session']}"}
+        await self.subscribe_on(club["night"], headers, heard)
 
     # --- the evening ------------------------------------------------------------------------
 
@@ -367,8 +410,10 @@ class Evening:
         plan = self.plan
         phones, clubs = plan["phones"], plan["clubs"]
         states = [{"etag": p["etag"], "saving": False} for p in phones]
+        boards = [{"revision": c["revision"], "busy": False} for c in clubs]
+        nights = [{"etag": c["etag"]} for c in clubs]
         if self.config.get("push"):
-            # Every phone and board opens its page first (not timed) to find its subscription.
+            # Every page is opened first (not timed) to find its subscription.
             gate = asyncio.Semaphore(16)
 
             async def opened(coroutine: Any) -> None:
@@ -377,18 +422,17 @@ class Evening:
 
             await asyncio.gather(
                 *(opened(self.push_phone(p, s)) for p, s in zip(phones, states, strict=True)),
-                *(opened(self.push_board(i, c, c["revision"])) for i, c in enumerate(clubs)),
+                *(opened(self.push_board(i, c, boards[i])) for i, c in enumerate(clubs)),
+                *(opened(self.push_night(c, nights[i])) for i, c in enumerate(clubs)),
             )
             self.start = self.loop.time()
             self.window_start = self.start + float(self.config["warmup"])
             self.end = self.window_start + float(self.config["seconds"])
-        else:
-            for index, club in enumerate(clubs):
-                self.spawn(self.board(index, club, club["revision"]))
+        for club, board, night in zip(clubs, boards, nights, strict=True):
+            self.spawn(self.board(club, board))
+            self.spawn(self.night(club, night))
         for phone, state in zip(phones, states, strict=True):
             self.spawn(self.phone(phone, state))
-        for club in clubs:
-            self.spawn(self.night(club, club["etag"]))
         self.spawn(self.secretaries())
         await self.until(self.window_start)
         cpu = time.process_time()
@@ -410,12 +454,20 @@ class Evening:
         return self.figures
 
 
+OPEN_FILES = 65536  # 1,000 clubs: some 12,000 subscriptions and the pages' requests
+
+
 def raise_open_files() -> list[int]:
-    """The soft open-files limit raised to the hard one (thousands of sockets at once); both
-    limits as found."""
+    """The open-files limit raised to OPEN_FILES (root may raise the hard limit too), else to
+    the hard limit (thousands of sockets at once): the soft limit as found, and as set."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return [soft, hard]
+    try:
+        wanted = max(hard, OPEN_FILES)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, wanted))
+    except (ValueError, OSError):
+        wanted = hard
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return [soft, wanted]
 
 
 async def evening(config: dict[str, Any]) -> Figures:

@@ -17,6 +17,7 @@ KINDS = (
     "secretary page",
     "phone after push",
     "board after push",
+    "night after push",
 )
 
 
@@ -54,6 +55,10 @@ class Evening:
     push_ms: list[float]
     unfinished: int
     cpu: dict[str, float]  # CPU seconds in the window by group of processes
+    subscriptions: int = 0  # push: subscriptions the engine accepted
+    subscription_errors: int = 0  # push: subscriptions refused or broken before the end
+    board_ms: list[float] = field(default_factory=list)  # push: a save sent -> its board redrawn
+    engine_kb: int = 0  # push: the engine's memory (PSS) as the window ended
     saves_answered: int = 0  # saves answered "saved", all the run
     stored: int = 0  # hands in the database
     lost: int = 0  # saved but not stored, or stored twice, or numbered out of order
@@ -65,11 +70,12 @@ class Evening:
 
     @property
     def errors(self) -> int:
-        return sum(k.errors for k in self.kinds)
+        return sum(k.errors for k in self.kinds) + self.subscription_errors
 
     def holds(self, goal_ms: float = GOAL_MS) -> bool:
         return (
             all(k.holds(goal_ms) for k in self.kinds)
+            and self.subscription_errors == 0
             and self.lost == 0
             and self.unbalanced == 0
             and self.uneven_nights == 0
@@ -123,9 +129,19 @@ def lines(evening: Evening, goal_ms: float = GOAL_MS) -> list[str]:
     )
     if evening.push_ms:
         out.append(
-            f"  a save's answer to its board's message: median "
+            f"  a save sent -> its board's message: median "
             f"{percentile(evening.push_ms, 0.5):.0f} ms, p99 "
-            f"{percentile(evening.push_ms, 0.99):.0f} ms ({len(evening.push_ms)} messages)"
+            f"{percentile(evening.push_ms, 0.99):.0f} ms ({len(evening.push_ms)} messages); "
+            f"-> the board redrawn: median {percentile(evening.board_ms, 0.5):.0f} ms, p99 "
+            f"{percentile(evening.board_ms, 0.99):.0f} ms ({len(evening.board_ms)})"
+        )
+    if evening.subscriptions or evening.subscription_errors:
+        per = evening.engine_kb / max(evening.subscriptions, 1)
+        out.append(
+            f"  push engine: {evening.subscriptions} subscriptions, "
+            f"{evening.subscription_errors} refused or broken; memory (PSS) "
+            f"{evening.engine_kb / 1024:.0f} MB as the window ended, {per:.1f} KB a subscription "
+            f"(nchan's shared memory included)"
         )
     if evening.served:
         title = "the node's own time (its request log)"

@@ -3,8 +3,8 @@
     python manage.py bench [--sizes 10k,100k,1m] [--runs 15]   pages, sheets, grades, live board
     python manage.py bench --entry [--tables 15] [--hands 20]     tables saving hands over HTTP
     python manage.py bench --many-clubs [--clubs 40]   40 clubs x 6 tables over one node, then two
-    python manage.py bench --peak --clubs 100 [--seconds 120] [--find-max]   an evening, every
-        club's pages live at once
+    python manage.py bench --peak --clubs 100 [--seconds 120] [--find-max] [--push] [--compare]
+        an evening, every club's pages live at once (polling, or push through nginx + nchan)
     python manage.py bench --interchange | --ledger | --live | --save | --draw | --grades SLUG
     python manage.py bench --statements SLUG     the results emails' statement PDFs
 
@@ -15,8 +15,9 @@ Each figure's module is in club/bench/. The figures are for the configured datab
 from __future__ import annotations
 
 import argparse
-import os
+import signal
 import statistics
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -96,10 +97,21 @@ class Command(BaseCommand):
             "--steps", default="25,50,100,200,400,700,1000", help="--peak --find-max: the N to try"
         )
         parser.add_argument(
-            "--push-url",
-            default=os.environ.get("LIVE_PUSH_URL", ""),
-            help="--peak: phones and boards subscribe through the pages' push engine "
-            "(default: LIVE_PUSH_URL); empty: they poll as today",
+            "--push",
+            action="store_true",
+            help="--peak: the pages subscribe through nginx + nchan (started by the bench with "
+            "deploy/nginx-live*.conf, LIVE_PUSH_URL set on the node) instead of polling",
+        )
+        parser.add_argument(
+            "--compare",
+            action="store_true",
+            help="--peak --find-max: today's polling, then push, in one run",
+        )
+        parser.add_argument(
+            "--publisher-port",
+            type=int,
+            default=8090,
+            help="--peak --push: the engine's publisher port (deploy/nginx-live.conf: 8090)",
         )
         parser.add_argument(
             "--secretary-rate", type=float, default=1.0, help="--peak: secretaries' pages a second"
@@ -263,13 +275,20 @@ class Command(BaseCommand):
             "warmup": float(options["warmup"]),
             "port": int(options["port"]),
             "workers": int(options["workers"]),
-            "push_url": str(options["push_url"]),
+            "push": bool(options["push"]),
+            "publisher_port": int(options["publisher_port"]),
             "nice": int(options["nice"]),
             "secretary_rate": float(options["secretary_rate"]),
         }
         try:
+            steps = [int(s) for s in str(options["steps"]).split(",") if s.strip()]
+            # Stopped (kill, systemd): the node, the engine and the generator are stopped too,
+            # by the evening's `finally`.
+            signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+            if options["compare"]:
+                peak.compare(steps, say=self.stdout.write, **settings_)
+                return
             if options["find_max"]:
-                steps = [int(s) for s in str(options["steps"]).split(",") if s.strip()]
                 peak.find_max(steps, say=self.stdout.write, **settings_)
                 return
             clubs = int(options["clubs"])
