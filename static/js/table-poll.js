@@ -55,9 +55,19 @@
 
   // --- other devices: refresh the sheet when it changes elsewhere --------------------------------
 
+  // One ask at a time: the connection's return and the push channel's reopening both ask at
+  // once, and two sheets swapped in together left a hand's row on the page twice. A poll asked
+  // for while one is out runs when it is answered, with the new ETag (so a 304).
+  var polling = false, pollAgain = false;
+
   function poll() {
     var box = outboxEl();
     if (!box || !navigator.onLine || document.visibilityState !== "visible" || state.flushing) return;
+    if (polling) {
+      pollAgain = true;
+      return;
+    }
+    polling = true;
     fetch(box.dataset.sheetUrl, {
       // The channel names the table, so that "nothing changed" is answered from the cache
       // (club/play/views/table_page.py, sheet_unchanged).
@@ -71,7 +81,13 @@
         swapSheet(html);
         movedOnElsewhere();
       });
-    }, function () { /* offline: the next poll tries again */ });
+    }, function () { /* offline: the next poll tries again */ }).finally(function () {
+      polling = false;
+      if (pollAgain) {
+        pollAgain = false;
+        poll();
+      }
+    });
   }
 
   function movedOnElsewhere() {
