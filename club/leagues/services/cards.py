@@ -184,64 +184,49 @@ def live_link(token: str) -> CardLink | None:
     return find(live, token)
 
 
-def confirm(card: MatchCard, via: CardLink) -> bool:
-    """The away side agrees: the card counts. False (nothing changed) when it was confirmed
-    already (the same answer sent again)."""
+def _answer(card: MatchCard, via: CardLink, state: str, note: str = "") -> bool:
+    """The away side's answer through its link, once: False (nothing changed) when the card is
+    in that state already (the same answer sent again)."""
+    confirming = state == MatchCard.State.CONFIRMED
+    verb = "confirmed" if confirming else "disputed"
     with transaction.atomic():
         locked = _locked(card)
         if via.card_id != locked.pk or not via.is_live:
             raise CardError("This link is not the card's.")
-        if locked.state == MatchCard.State.CONFIRMED:
+        if locked.state == state:
             return False
         if locked.state != MatchCard.State.SUBMITTED:
             raise CardError(
-                f"The card is {locked.get_state_display().lower()}: it can no longer be confirmed."
+                f"The card is {locked.get_state_display().lower()}: it can no longer be {verb}."
             )
         before = _figures(locked)
-        locked.state = MatchCard.State.CONFIRMED
+        locked.state = state
         locked.answered_at = timezone.now()
-        locked.save(update_fields=["state", "answered_at"])
+        fields = ["state", "answered_at"]
+        if not confirming:
+            locked.dispute_note = note
+            fields.append("dispute_note")
+        locked.save(update_fields=fields)
         log(
             locked.fixture.league,
             None,
-            AuditEvent.Action.CONFIRM,
-            f"Card of {locked.fixture} confirmed by the away side",
+            AuditEvent.Action.CONFIRM if confirming else AuditEvent.Action.UPDATE,
+            f"Card of {locked.fixture} {verb} by the away side",
             before,
-            _figures(locked),
+            _figures(locked) if confirming else {**_figures(locked), "note": note},
         )
     card.refresh_from_db()
     return True
+
+
+def confirm(card: MatchCard, via: CardLink) -> bool:
+    """The away side agrees: the card counts."""
+    return _answer(card, via, MatchCard.State.CONFIRMED)
 
 
 def dispute(card: MatchCard, via: CardLink, note: str) -> bool:
-    """The away side disagrees, saying why: the card waits for the organiser. False (nothing
-    changed) when it was disputed already (the same answer sent again)."""
-    note = _note(note, "dispute a card")
-    with transaction.atomic():
-        locked = _locked(card)
-        if via.card_id != locked.pk or not via.is_live:
-            raise CardError("This link is not the card's.")
-        if locked.state == MatchCard.State.DISPUTED:
-            return False
-        if locked.state != MatchCard.State.SUBMITTED:
-            raise CardError(
-                f"The card is {locked.get_state_display().lower()}: it can no longer be disputed."
-            )
-        before = _figures(locked)
-        locked.state = MatchCard.State.DISPUTED
-        locked.dispute_note = note
-        locked.answered_at = timezone.now()
-        locked.save(update_fields=["state", "dispute_note", "answered_at"])
-        log(
-            locked.fixture.league,
-            None,
-            AuditEvent.Action.UPDATE,
-            f"Card of {locked.fixture} disputed by the away side",
-            before,
-            {**_figures(locked), "note": note},
-        )
-    card.refresh_from_db()
-    return True
+    """The away side disagrees, saying why: the card waits for the organiser."""
+    return _answer(card, via, MatchCard.State.DISPUTED, _note(note, "dispute a card"))
 
 
 def _decide(
